@@ -1,0 +1,45 @@
+"""La Part du Chef: the rules, game records and built-in bots, with no dependency beyond Python.
+
+>>> state = State.new(players=3, seed=7)
+>>> state.to_act, state.phase
+(0, 'cut')
+>>> state.apply(Cut((0, 4, 8)))
+>>> state.to_act, state.phase
+(1, 'take')
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Cut, Steal, Swap, Take, action_from_json
+from .deck import DECK, KIND_NAMES, Slice, deal
+from .errors import IllegalAction, RecordError
+from .observation import Observation
+from .play import play_game
+from .record import RECORD_FORMAT, record_of, replay
+from .scoring import ChiliAssignment, Score
+from .state import MAX_PLAYERS, MIN_PLAYERS, State
+
+__all__ = [
+    "Action",
+    "ChiliAssignment",
+    "Cut",
+    "DECK",
+    "IllegalAction",
+    "KIND_NAMES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Observation",
+    "RECORD_FORMAT",
+    "RecordError",
+    "Score",
+    "Slice",
+    "State",
+    "Steal",
+    "Swap",
+    "Take",
+    "action_from_json",
+    "deal",
+    "play_game",
+    "record_of",
+    "replay",
+]
