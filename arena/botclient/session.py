@@ -1,0 +1,168 @@
+"""The bot session the match runner drives: start, act per decision, end, close.
+
+A failure (timeout, crash, invalid reply) stops the bot for good: the runner
+hands the seat to a built-in bot, and later calls answer at once with the
+same status instead of waiting again.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from typing import Any, Self
+
+from .protocol import (
+    CRASH,
+    OK,
+    BotFailure,
+    MoveResult,
+    TimeBudget,
+    act_message,
+    decode_reply,
+    end_message,
+    start_message,
+)
+
+
+class Exchange:
+    """What a transport got back for one message."""
+
+    __slots__ = ("error", "raw", "status", "stderr")
+
+    def __init__(
+        self,
+        raw: bytes | None,
+        status: str = OK,
+        error: str | None = None,
+        stderr: str = "",
+    ) -> None:
+        self.raw = raw
+        self.status = status
+        self.error = error
+        self.stderr = stderr
+
+
+class BotSession(ABC):
+    def __init__(
+        self,
+        *,
+        move_ms: int = 1000,
+        bank_ms: int = 10000,
+        start_ms: int = 5000,
+        game: str = "part-du-chef",
+    ) -> None:
+        self.budget = TimeBudget(move_ms, bank_ms)
+        self.start_ms = start_ms
+        self.game = game
+        self.failure: MoveResult | None = None
+        self.started = False
+
+    # -- transport, supplied by subclasses -----------------------------------------
+
+    @abstractmethod
+    def _launch(self) -> None:
+        """Get the bot ready to receive the start message (spawn it, resolve its host...)."""
+
+    @abstractmethod
+    def _exchange(
+        self, message: dict[str, Any], timeout_s: float, reply: bool
+    ) -> Exchange:
+        """Send ``message``; when ``reply``, wait at most ``timeout_s`` for one reply."""
+
+    @abstractmethod
+    def _shutdown(self) -> None:
+        """Release everything; must be idempotent."""
+
+    # -- the session -----------------------------------------------------------------
+
+    def start(
+        self, seat: int, players: int, options: dict[str, Any] | None = None
+    ) -> None:
+        """Raises BotFailure if the bot is not ready within the start limit."""
+        began = time.monotonic()
+        try:
+            self._launch()
+        except BotFailure as exc:
+            self._fail(exc.result)
+            raise
+        remaining = self.start_ms / 1000 - (time.monotonic() - began)
+        message = start_message(seat, players, dict(options or {}), self.game)
+        result = self._request(message, max(remaining, 0.001), "ready", began)
+        if not result.ok:
+            raise BotFailure(result)
+        self.started = True
+
+    def act(
+        self, observation: dict[str, Any], time_ms: int | None = None
+    ) -> MoveResult:
+        if self.failure is not None:
+            return MoveResult(
+                None,
+                self.failure.status,
+                0.0,
+                "",
+                f"bot already stopped: {self.failure.error}",
+            )
+        if not self.started:
+            raise RuntimeError("act() before a successful start()")
+        available = self.budget.available_ms()
+        if time_ms is not None:
+            available = max(1, min(available, int(time_ms)))
+        began = time.monotonic()
+        result = self._request(
+            act_message(observation, available), available / 1000, "action", began
+        )
+        if result.ok:
+            self.budget.charge(result.latency_ms)
+        return result
+
+    def end(self, scores: list[Any], ranks: list[int]) -> None:
+        """Tell the bot the result (no reply expected), then stop it."""
+        try:
+            if self.failure is None and self.started:
+                self._exchange(end_message(scores, ranks), 0.5, reply=False)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._shutdown()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _request(
+        self, message: dict[str, Any], timeout_s: float, expect: str, began: float
+    ) -> MoveResult:
+        try:
+            got = self._exchange(message, timeout_s, reply=True)
+        except BotFailure as exc:
+            self._fail(exc.result)
+            return exc.result
+        latency_ms = (time.monotonic() - began) * 1000
+        if got.status != OK or got.raw is None:
+            result = MoveResult(
+                None,
+                got.status if got.status != OK else CRASH,
+                latency_ms,
+                got.stderr,
+                got.error,
+            )
+        else:
+            obj, error = decode_reply(got.raw, expect)
+            if obj is None:
+                result = MoveResult(None, "invalid", latency_ms, got.stderr, error)
+            else:
+                result = MoveResult(obj, OK, latency_ms, got.stderr, None)
+        if not result.ok:
+            self._fail(result)
+        return result
+
+    def _fail(self, result: MoveResult) -> None:
+        if self.failure is None:
+            self.failure = result
+        self._shutdown()

@@ -1,0 +1,307 @@
+"""Protocol v1 over a child process's stdin/stdout (JSON Lines), run in the sandbox.
+
+One thread does everything with ``poll``: it writes the request without ever
+blocking past the deadline, reads stdout up to one line of at most 64 KiB and
+keeps draining stderr meanwhile, so neither a silent bot, a bot that never
+reads, nor one that floods stdout or stderr can hold the worker.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.sandbox import Sandbox, SandboxedProcess
+
+from .protocol import (
+    CRASH,
+    INVALID,
+    MAX_MESSAGE_BYTES,
+    OK,
+    TIMEOUT,
+    BotFailure,
+    MoveResult,
+    encode,
+)
+from .session import BotSession, Exchange
+
+STDOUT_SESSION_CAP = 4 * 1024 * 1024  # total stdout per match: answers are small
+STDERR_MOVE_CAP = 2048  # per move, in the match log
+STDERR_SESSION_CAP = 64 * 1024  # whole-match tail kept for the owner
+STDERR_READ_CAP = 16 * 1024 * 1024  # read past this and stderr is no longer drained
+
+
+class _Tail:
+    """Keep the last ``cap`` bytes of a stream and how much was dropped."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.data = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.data += chunk
+        if len(self.data) > self.cap:
+            cut = len(self.data) - self.cap
+            self.dropped += cut
+            del self.data[:cut]
+
+    def text(self) -> str:
+        prefix = f"[{self.dropped} earlier bytes dropped]\n" if self.dropped else ""
+        return prefix + self.data.decode("utf-8", errors="replace")
+
+
+class StdioBot(BotSession):
+    """A bot speaking protocol v1 on a process started by ``_spawn``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.process: SandboxedProcess | None = None
+        self._out = bytearray()
+        self._out_total = 0
+        self._err_total = 0
+        self._err_move = _Tail(STDERR_MOVE_CAP)
+        self._err_all = _Tail(STDERR_SESSION_CAP)
+        self._fds: dict[str, int] = {}
+
+    def _spawn(self) -> SandboxedProcess:
+        raise NotImplementedError
+
+    def _launch(self) -> None:
+        if self.process is not None:
+            raise RuntimeError("a bot session starts only once")
+        self.process = self._spawn()
+        popen = self.process.popen
+        assert popen.stdin and popen.stdout and popen.stderr
+        self._fds = {
+            "in": popen.stdin.fileno(),
+            "out": popen.stdout.fileno(),
+            "err": popen.stderr.fileno(),
+        }
+        for fd in self._fds.values():
+            os.set_blocking(fd, False)
+
+    @property
+    def stderr_log(self) -> str:
+        """Everything the bot wrote to stderr this match (last 64 KiB)."""
+        return self._err_all.text()
+
+    # -- one request ------------------------------------------------------------------
+
+    def _exchange(
+        self, message: dict[str, Any], timeout_s: float, reply: bool
+    ) -> Exchange:
+        if self.process is None or self.process.popen.poll() is not None:
+            return self._dead("the bot is not running")
+        self._err_move = _Tail(STDERR_MOVE_CAP)
+        deadline = time.monotonic() + timeout_s
+        self._pump(0.0)
+        if self._out:
+            return self._stop(
+                INVALID,
+                "the bot wrote to stdout without being asked (use stderr for logs)",
+            )
+        failure = self._write(encode(message), deadline)
+        if failure is not None:
+            return failure
+        if not reply:
+            return Exchange(None, OK, None, self._err_move.text())
+        while True:
+            newline = self._out.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._out[:newline])
+                del self._out[: newline + 1]
+                if self._out:
+                    return self._stop(
+                        INVALID, "the bot wrote more than one line for one request"
+                    )
+                return Exchange(line, OK, None, self._err_move.text())
+            if len(self._out) > MAX_MESSAGE_BYTES:
+                return self._stop(
+                    INVALID,
+                    f"reply longer than {MAX_MESSAGE_BYTES} bytes without a newline",
+                )
+            if self._out_total > STDOUT_SESSION_CAP:
+                return self._stop(
+                    INVALID,
+                    f"the bot wrote more than {STDOUT_SESSION_CAP} bytes to stdout",
+                )
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return self._stop(TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
+            eof = self._pump(remaining)
+            if eof and b"\n" not in self._out:
+                return self._dead("the bot exited")
+
+    def _write(self, data: bytes, deadline: float) -> Exchange | None:
+        fd = self._fds["in"]
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(fd, view)
+                view = view[written:]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                return self._dead("the bot closed its stdin")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return self._stop(TIMEOUT, "the bot does not read its stdin")
+            poller = select.poll()
+            poller.register(fd, select.POLLOUT)
+            self._poll_with_output(poller, remaining)
+        return None
+
+    def _poll_with_output(self, poller: select.poll, timeout_s: float) -> None:
+        """Wait for ``poller`` while still draining stdout/stderr (a bot may block on them)."""
+        for name in ("out", "err"):
+            if self._fds.get(name, -1) >= 0:
+                poller.register(self._fds[name], select.POLLIN)
+        poller.poll(max(0, int(timeout_s * 1000)) + 1)
+        self._read_available()
+
+    def _pump(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` for output, read what is there; True once stdout hit EOF."""
+        poller = select.poll()
+        watched = 0
+        for name in ("out", "err"):
+            if self._fds.get(name, -1) >= 0:
+                poller.register(self._fds[name], select.POLLIN)
+                watched += 1
+        if watched:
+            poller.poll(max(0, int(timeout_s * 1000)))
+        self._read_available()
+        return self._fds.get("out", -1) < 0
+
+    def _read_available(self) -> None:
+        for name in ("out", "err"):
+            fd = self._fds.get(name, -1)
+            while fd >= 0:
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:
+                    break
+                except OSError as exc:
+                    if exc.errno == errno.EINTR:
+                        continue
+                    chunk = b""
+                if not chunk:
+                    self._fds[name] = -1
+                    break
+                if name == "out":
+                    self._out += chunk
+                    self._out_total += len(chunk)
+                    if len(self._out) > MAX_MESSAGE_BYTES + 1:
+                        break  # enough to know the reply is too long
+                else:
+                    self._err_total += len(chunk)
+                    self._err_move.add(chunk)
+                    self._err_all.add(chunk)
+                    if self._err_total > STDERR_READ_CAP:
+                        self._fds[
+                            name
+                        ] = -1  # stop reading; the bot blocks on a full pipe
+                        break
+
+    # -- failures ---------------------------------------------------------------------
+
+    def _stop(self, status: str, error: str) -> Exchange:
+        self._shutdown()
+        return Exchange(None, status, error, self._err_move.text())
+
+    def _dead(self, what: str) -> Exchange:
+        """The bot died on its own: say how, with what it wrote to stderr last."""
+        popen = self.process.popen if self.process else None
+        code = None
+        if popen is not None:
+            try:
+                code = popen.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                code = None
+            self._read_available()
+        self._shutdown()
+        return Exchange(
+            None, CRASH, f"{what}{_describe_exit(code)}", self._err_move.text()
+        )
+
+    def _shutdown(self) -> None:
+        if self.process is not None:
+            self.process.close()
+            self._fds = {}
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None:
+        return ""
+    # bwrap reports the bot's own exit status; a signal shows as 128 + n.
+    if code > 128 and code - 128 < signal.NSIG:
+        sig = signal.Signals(code - 128).name
+        hint = {
+            "SIGKILL": " (killed: CPU time or another limit)",
+            "SIGXCPU": " (CPU time limit)",
+            "SIGSYS": " (forbidden system call)",
+            "SIGXFSZ": " (file size limit)",
+            "SIGSEGV": " (crashed, possibly out of memory)",
+        }.get(sig, "")
+        return f" (signal {sig}){hint}"
+    if code < 0:
+        return f" (signal {signal.Signals(-code).name})"
+    return f" (exit code {code})"
+
+
+def entry_command(files: Path, python: str, node: str) -> list[str]:
+    """The command that runs a bot: a ``.py``/``.js`` file, or a directory with ``main.py``/``main.js``."""
+    if files.is_dir():
+        for name in ("main.py", "main.js"):
+            if (files / name).is_file():
+                entry = name
+                break
+        else:
+            raise BotFailure(MoveResult(None, CRASH, 0.0, "", "the bot has no main.py"))
+    else:
+        entry = files.name
+    if entry.endswith(".py"):
+        return [python, "-B", "-s", "-E", f"/bot/{entry}"]
+    if entry.endswith(".js"):
+        # V8's JIT reserves more address space than the 512 MB limit allows.
+        return [node, "--jitless", "--max-old-space-size=256", f"/bot/{entry}"]
+    raise BotFailure(
+        MoveResult(
+            None, CRASH, 0.0, "", f"cannot run {entry!r}: a bot is a .py file (or .js)"
+        )
+    )
+
+
+class SandboxedBot(StdioBot):
+    """An untrusted bot (its file or unpacked directory) run in the sandbox.
+
+    Construction checks that the sandbox works here and raises
+    ``SandboxUnavailable`` otherwise: untrusted code never runs bare.
+    """
+
+    def __init__(
+        self, files: str | Path, *, sandbox: Sandbox | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.files = Path(files)
+        if not self.files.exists():
+            raise FileNotFoundError(f"bot files not found: {self.files}")
+        self.sandbox = sandbox or Sandbox()
+        self.sandbox.check()
+        self.argv = entry_command(
+            self.files, self.sandbox.config.python, self.sandbox.config.node
+        )
+
+    def _spawn(self) -> SandboxedProcess:
+        return self.sandbox.spawn(self.files, self.argv)
+
+    @property
+    def uid(self) -> int | None:
+        return self.process.uid if self.process else None

@@ -1,0 +1,16 @@
+"""Running untrusted bot code: bubblewrap, per-slot uids, rlimits and seccomp."""
+
+from __future__ import annotations
+
+from .errors import BundleRejected, SandboxUnavailable
+from .runner import RunResult, Sandbox, SandboxConfig, SandboxedProcess, SandboxLimits
+
+__all__ = [
+    "BundleRejected",
+    "RunResult",
+    "Sandbox",
+    "SandboxConfig",
+    "SandboxLimits",
+    "SandboxUnavailable",
+    "SandboxedProcess",
+]

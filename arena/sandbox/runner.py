@@ -1,0 +1,415 @@
+"""Start untrusted code under bubblewrap, as a per-slot uid, with rlimits and seccomp.
+
+Layers, outermost first:
+
+* ``Popen(user=slot uid)``: the code never runs as the worker's user, and each
+  concurrent bot has its own uid (see ``slots``).
+* ``prlimit``: address space, CPU seconds, processes per uid, file size, open
+  files, no core dumps.
+* ``bwrap``: new user, mount, pid, network, IPC, UTS and cgroup namespaces (no
+  network at all, not even loopback to the host's Redis or PostgreSQL), no
+  further user namespaces, a read-only view of ``/usr`` only (no ``/etc``
+  beyond the loader cache, no ``/root``, ``/home``, ``/work``, project or
+  settings), the bot's own files read-only at ``/bot``, a size-capped private
+  ``/tmp``, a fresh ``/proc`` and minimal ``/dev``, an empty environment, a new
+  session (no terminal injection), death with its parent.
+* ``seccomp``: see ``seccomp.build_filter``.
+
+At the end the outer process group and then every process of the slot uid
+are killed, and the staged files are removed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import seccomp
+from .errors import SandboxUnavailable
+from .slots import Slot, SlotPool, kill_uid
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    memory_bytes: int = 512 * MiB
+    cpu_seconds: int = 60
+    processes: int = 32
+    file_bytes: int = 16 * MiB
+    open_files: int = 64
+    tmp_bytes: int = 64 * MiB
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    bwrap: str = "/usr/bin/bwrap"
+    prlimit: str = "/usr/bin/prlimit"
+    python: str = "/usr/bin/python3"
+    node: str = "/usr/bin/node"
+    state_dir: Path = Path("/run/arena-sandbox")
+    base_uid: int = 62000
+    slots: int = 16
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+
+
+# Read-only system paths visible inside.  Only what an interpreter needs.
+_SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
+
+
+class SandboxedProcess:
+    """A running sandboxed command; ``close()`` kills all of it and cleans up."""
+
+    def __init__(
+        self, popen: subprocess.Popen[bytes], slot: Slot, workdir: Path
+    ) -> None:
+        self.popen = popen
+        self.slot = slot
+        self.workdir = workdir
+        self._closed = False
+        self._lock = threading.Lock()
+
+    @property
+    def uid(self) -> int:
+        return self.slot.uid
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        try:
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            # --new-session puts the bot in its own session, out of reach of
+            # killpg; every process of the slot uid is the bot's, so kill those.
+            kill_uid(self.slot.uid)
+            self.popen.wait(timeout=5)
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+        finally:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.slot.release()
+
+
+@dataclass
+class RunResult:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool
+
+
+class Sandbox:
+    def __init__(self, config: SandboxConfig | None = None) -> None:
+        self.config = config or SandboxConfig()
+        self.pool = SlotPool(
+            self.config.state_dir / "locks", self.config.base_uid, self.config.slots
+        )
+        self._checked = False
+        self._check_lock = threading.Lock()
+
+    # -- availability -------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise SandboxUnavailable, naming the reason, unless a sandboxed run works here."""
+        with self._check_lock:
+            if self._checked:
+                return
+            self._check_static()
+            source = Path(self._new_workdir(None))
+            try:
+                (source / "probe.py").write_text("print('sandbox-ok')\n")
+                try:
+                    proc = self._spawn(
+                        source / "probe.py",
+                        [self.config.python, "-S", "/bot/probe.py"],
+                        False,
+                    )
+                except OSError as exc:
+                    raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
+                try:
+                    result = _communicate(proc.popen, 20.0, 64 * 1024)
+                finally:
+                    proc.close()
+            finally:
+                shutil.rmtree(source, ignore_errors=True)
+            if result.stdout.strip() != b"sandbox-ok":
+                detail = result.stderr.decode(errors="replace").strip()[-500:]
+                raise SandboxUnavailable(
+                    f"bubblewrap could not start a sandboxed process: {detail or 'no output'}"
+                )
+            self._checked = True
+
+    def _check_static(self) -> None:
+        cfg = self.config
+        if not seccomp.supported():
+            raise SandboxUnavailable(
+                "the seccomp filter is written for x86_64; this machine is not"
+            )
+        if os.geteuid() != 0:
+            raise SandboxUnavailable(
+                "the sandbox must be started by root, so that every bot runs under its own unprivileged uid"
+            )
+        for label, path in (
+            ("bubblewrap", cfg.bwrap),
+            ("prlimit", cfg.prlimit),
+            ("python3", cfg.python),
+        ):
+            if not os.access(path, os.X_OK):
+                hint = " (apt-get install bubblewrap)" if label == "bubblewrap" else ""
+                raise SandboxUnavailable(f"{label} not found at {path}{hint}")
+        try:
+            with open("/proc/sys/user/max_user_namespaces") as fh:
+                if int(fh.read().strip() or 0) == 0:
+                    raise SandboxUnavailable(
+                        "user namespaces are disabled (user.max_user_namespaces = 0)"
+                    )
+        except FileNotFoundError as exc:
+            raise SandboxUnavailable("this kernel has no user namespaces") from exc
+
+    # -- staging ------------------------------------------------------------------
+
+    def _new_workdir(self, slot: Slot | None) -> str:
+        root = self.config.state_dir / "work"
+        root.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.config.state_dir, 0o711)
+        os.chmod(root, 0o711)
+        path = root / uuid.uuid4().hex
+        path.mkdir(mode=0o750)
+        if slot is not None:
+            os.chown(path, 0, slot.gid)
+        else:
+            os.chmod(path, 0o755)
+        return str(path)
+
+    def stage(self, slot: Slot, files: Path) -> Path:
+        """Copy ``files`` (a file or a directory) to a fresh directory readable by the slot only."""
+        workdir = Path(self._new_workdir(slot))
+        bot = workdir / "bot"
+        if files.is_dir():
+            shutil.copytree(files, bot, symlinks=False)
+        else:
+            bot.mkdir()
+            shutil.copy2(files, bot / files.name)
+        for dirpath, dirnames, filenames in os.walk(bot):
+            os.chown(dirpath, 0, slot.gid)
+            os.chmod(dirpath, 0o750)
+            for name in filenames:
+                p = os.path.join(dirpath, name)
+                os.chown(p, 0, slot.gid)
+                os.chmod(p, 0o640)
+        os.chown(workdir, 0, slot.gid)
+        return workdir
+
+    # -- launching ----------------------------------------------------------------
+
+    def command(
+        self, argv: list[str], seccomp_fd: int, *, writable: bool = False
+    ) -> list[str]:
+        cfg, lim = self.config, self.config.limits
+        cmd = [
+            cfg.prlimit,
+            f"--as={lim.memory_bytes}",
+            f"--cpu={lim.cpu_seconds}:{lim.cpu_seconds + 1}",
+            f"--nproc={lim.processes}",
+            f"--fsize={lim.file_bytes}",
+            f"--nofile={lim.open_files}",
+            "--core=0",
+            "--",
+            cfg.bwrap,
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--hostname",
+            "arena-bot",
+            "--ro-bind",
+            "/usr",
+            "/usr",
+        ]
+        for top in ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
+            if os.path.islink(top):
+                cmd += ["--symlink", os.readlink(top), top]
+            elif os.path.isdir(top):
+                cmd += ["--ro-bind", top, top]
+        for path in _SYSTEM_FILES:
+            cmd += ["--ro-bind-try", path, path]
+        cmd += [
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(lim.tmp_bytes),
+            "--tmpfs",
+            "/tmp",
+            "--ro-bind",
+            "bot",
+            "/bot",
+        ]
+        if writable:
+            cmd += ["--bind", "out", "/out"]
+        cmd += [
+            "--chdir",
+            "/bot",
+            "--clearenv",
+            "--setenv",
+            "PATH",
+            "/usr/bin:/bin",
+            "--setenv",
+            "HOME",
+            "/tmp",
+            "--setenv",
+            "TMPDIR",
+            "/tmp",
+            "--setenv",
+            "LANG",
+            "C.UTF-8",
+            "--setenv",
+            "PYTHONDONTWRITEBYTECODE",
+            "1",
+            "--setenv",
+            "PYTHONUNBUFFERED",
+            "1",
+            "--seccomp",
+            str(seccomp_fd),
+            "--",
+            *argv,
+        ]
+        return cmd
+
+    def spawn(
+        self, files: Path, argv: list[str], *, writable_out: bool = False
+    ) -> SandboxedProcess:
+        """Start ``argv`` (paths as seen inside, e.g. ``/bot/main.py``) with ``files`` at ``/bot``."""
+        self.check()
+        return self._spawn(files, argv, writable_out)
+
+    def _spawn(
+        self, files: Path, argv: list[str], writable_out: bool
+    ) -> SandboxedProcess:
+        slot = self.pool.acquire()
+        try:
+            workdir = self.stage(slot, files)
+        except BaseException:
+            slot.release()
+            raise
+        try:
+            if writable_out:
+                out = workdir / "out"
+                out.mkdir(mode=0o700)
+                os.chown(out, slot.uid, slot.gid)
+            popen = self._popen(workdir, argv, slot, writable_out)
+        except BaseException:
+            shutil.rmtree(workdir, ignore_errors=True)
+            slot.release()
+            raise
+        return SandboxedProcess(popen, slot, workdir)
+
+    def _popen(
+        self, workdir: Path, argv: list[str], slot: Slot, writable: bool
+    ) -> subprocess.Popen[bytes]:
+        read_fd, write_fd = os.pipe()
+        try:
+            os.write(write_fd, seccomp.build_filter())
+            os.close(write_fd)
+            write_fd = -1
+            return subprocess.Popen(
+                self.command(argv, read_fd, writable=writable),
+                cwd=workdir,
+                user=slot.uid,
+                group=slot.gid,
+                extra_groups=[],
+                env={"PATH": "/usr/bin:/bin"},
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(read_fd,),
+                start_new_session=True,
+                close_fds=True,
+            )
+        finally:
+            os.close(read_fd)
+            if write_fd >= 0:
+                os.close(write_fd)
+
+    def run(
+        self,
+        files: Path,
+        argv: list[str],
+        *,
+        timeout_s: float,
+        output_cap: int = 256 * 1024,
+        collect_out: Path | None = None,
+    ) -> RunResult:
+        """Run to completion (or ``timeout_s``); optionally hand back what it wrote to ``/out``."""
+        proc = self.spawn(files, argv, writable_out=collect_out is not None)
+        try:
+            result = _communicate(proc.popen, timeout_s, output_cap)
+            if (
+                collect_out is not None
+                and result.returncode == 0
+                and not result.timed_out
+            ):
+                kill_uid(proc.uid)  # nothing may still be writing to /out
+                shutil.copytree(
+                    proc.workdir / "out", collect_out, symlinks=True, dirs_exist_ok=True
+                )
+            return result
+        finally:
+            proc.close()
+
+
+def _communicate(
+    popen: subprocess.Popen[bytes], timeout_s: float, cap: int
+) -> RunResult:
+    """Like Popen.communicate but never holds more than ``cap`` bytes per stream."""
+    chunks: dict[str, bytearray] = {"out": bytearray(), "err": bytearray()}
+
+    def drain(name: str, stream) -> None:  # type: ignore[no-untyped-def]
+        buf = chunks[name]
+        while True:
+            data = stream.read1(65536)
+            if not data:
+                return
+            room = cap - len(buf)
+            if room > 0:
+                buf += data[:room]
+
+    assert popen.stdin is not None
+    popen.stdin.close()
+    threads = [
+        threading.Thread(target=drain, args=("out", popen.stdout), daemon=True),
+        threading.Thread(target=drain, args=("err", popen.stderr), daemon=True),
+    ]
+    for t in threads:
+        t.start()
+    timed_out = False
+    try:
+        popen.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(popen.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        popen.wait(timeout=5)
+    for t in threads:
+        t.join(timeout=2)
+    return RunResult(
+        popen.returncode, bytes(chunks["out"]), bytes(chunks["err"]), timed_out
+    )
