@@ -7,7 +7,7 @@ the one of game records and of the bot protocol.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 from .errors import IllegalAction
 
@@ -65,7 +65,7 @@ class Take:
         }
 
 
-Action = Union[Cut, Take]
+Action: TypeAlias = Cut | Take
 
 
 def _int(value: object, what: str) -> int:

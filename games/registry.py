@@ -1,0 +1,106 @@
+"""The games the arena knows, by key, so the service never reaches into a rules package's internals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .part_du_chef import MAX_PLAYERS, MIN_PLAYERS, State, replay
+from .part_du_chef.bots import BOT_NAMES, Bot, get_bot
+
+
+class UnknownGame(KeyError):
+    def __str__(self) -> str:
+        return f"unknown game {self.args[0]!r}: known games are {', '.join(sorted(_GAMES))}"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    key: str
+    name: str
+    min_players: int
+    max_players: int
+    options: Mapping[str, Mapping[str, Any]]
+    bot_names: tuple[str, ...]
+    record_format: str
+    new_state: Callable[..., State] = field(repr=False)
+    replay: Callable[..., State] = field(repr=False)
+    get_bot: Callable[[str, int], Bot] = field(repr=False)
+
+    def validate_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
+
+    def validate_options(self, options: object, players: int) -> dict[str, Any]:
+        """The options normalised (defaults filled in), or ValueError naming the bad one."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError("options must be an object")
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r}: {self.name} has {', '.join(sorted(self.options))}")
+        marianne = options.get("marianne", False)
+        if not isinstance(marianne, bool):
+            raise ValueError("option 'marianne' must be true or false")
+        seats = options.get("marianne_seats", list(range(players)))
+        if not isinstance(seats, list) or any(
+            isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in seats
+        ):
+            raise ValueError(f"option 'marianne_seats' must list seats between 0 and {players - 1}")
+        return {"marianne": marianne, "marianne_seats": sorted(set(seats))}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": {k: dict(v) for k, v in self.options.items()},
+            "bots": list(self.bot_names),
+            "record_format": self.record_format,
+        }
+
+
+def _new_part_du_chef(players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    options = options or {}
+    return State.new(
+        players, seed, marianne=bool(options.get("marianne", False)), marianne_seats=options.get("marianne_seats")
+    )
+
+
+PART_DU_CHEF = GameSpec(
+    key="part-du-chef",
+    name="La Part du Chef",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    options={
+        "marianne": {"type": "boolean", "default": False, "help": "play with La Marianne, the one-use swap card"},
+        "marianne_seats": {
+            "type": "array",
+            "default": "all seats",
+            "help": "the seats eligible to hold La Marianne (the house's fans)",
+        },
+    },
+    bot_names=BOT_NAMES,
+    record_format="part-du-chef/1",
+    new_state=_new_part_du_chef,
+    replay=replay,
+    get_bot=get_bot,
+)
+
+_GAMES: dict[str, GameSpec] = {PART_DU_CHEF.key: PART_DU_CHEF}
+
+
+def get_game(key: str) -> GameSpec:
+    try:
+        return _GAMES[key]
+    except KeyError:
+        raise UnknownGame(key) from None
+
+
+def all_games() -> list[GameSpec]:
+    return list(_GAMES.values())
