@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from arena.builtin import ensure_builtin_bots
+from arena.models import Player
+
+
+class Command(BaseCommand):
+    help = "Create the built-in bot players (random, greedy, search) if they are missing."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        players = ensure_builtin_bots(Player)
+        self.stdout.write("built-in bots: " + ", ".join(f"{p.name} (#{p.id})" for p in players))

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import migrations
+
+from arena.builtin import ensure_builtin_bots
+
+
+def create_builtin_bots(apps: Any, schema_editor: Any) -> None:
+    ensure_builtin_bots(apps.get_model("arena", "Player"))
+
+
+class Migration(migrations.Migration):
+    dependencies = [("arena", "0001_initial")]
+
+    operations = [migrations.RunPython(create_builtin_bots, migrations.RunPython.noop)]

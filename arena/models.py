@@ -1,0 +1,143 @@
+"""Players, matches with their seats, and arena entries."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Player(models.Model):
+    class Kind(models.TextChoices):
+        BOT = "bot", "bot"
+        HUMAN = "human", "human"
+
+    name = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    # The account that owns a human player or a submitted bot; built-in bots have none.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    # Name of the built-in bot engine playing this player ("random", "greedy", "search");
+    # empty for humans and for submitted bots, which get their code from bot versions.
+    builtin = models.CharField(max_length=32, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["kind", "id"], name="player_kind_id")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})"
+
+
+class Match(models.Model):
+    class Kind(models.TextChoices):
+        FRIENDLY = "friendly", "friendly"
+        RANKED = "ranked", "ranked"
+        ARENA = "arena", "arena"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+        FAILED = "failed", "failed"
+
+    RATED_KINDS = (Kind.RANKED, Kind.ARENA)
+
+    game = models.CharField(max_length=32)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    rated = models.BooleanField()
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    # Fencing token: bumped by each claim; only the holder of the current attempt may commit.
+    attempt = models.PositiveIntegerField(default=0)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    record = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_matches",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    # Taken inside the committing transaction, after the rating rows are locked.
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "lease_expires_at"], name="match_status_lease"),
+            models.Index(fields=["kind", "status"], name="match_kind_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(rated=False) | ~Q(kind="friendly"), name="friendly_never_rated"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game}, {self.kind}, {self.status})"
+
+
+class MatchSeat(models.Model):
+    """A seat of a match: who sat there, and once finished, how it went."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    score = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    forfeited = models.BooleanField(default=False)
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seat_once_per_match"),
+            models.UniqueConstraint(fields=["match", "player"], name="player_once_per_match"),
+        ]
+        indexes = [models.Index(fields=["player", "match"], name="seat_player_match")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id}: player {self.player_id}"
+
+
+class ArenaEntry(models.Model):
+    """A player waiting in (or playing in) the ranked arena of one game at one table size."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="arena_entries")
+    game = models.CharField(max_length=32)
+    table_size = models.PositiveSmallIntegerField()
+    active = models.BooleanField(default=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # When this entry started waiting for its next table (join, or end of its last match).
+    waiting_since = models.DateTimeField()
+    current_match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Sorted player ids of the last table formed with this entry: never the same table twice in a row.
+    last_table = models.JSONField(default=list, blank=True)
+    tables_played = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "arena entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "game", "table_size"],
+                condition=Q(active=True),
+                name="one_active_entry_per_table_size",
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "table_size", "active"], name="entry_pool")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.game} arena ({self.table_size} seats)"

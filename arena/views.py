@@ -1,0 +1,166 @@
+"""Thin API views over arena.actions and the models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arena import actions
+from arena.errors import BadRequest
+from arena.models import ArenaEntry, Match, Player
+from arena.serializers import (
+    ArenaEntrySerializer,
+    GameSerializer,
+    MatchCreateSerializer,
+    MatchSerializer,
+    PlayerSerializer,
+)
+from games.registry import all_games
+
+
+class GamesView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=GameSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        games = [spec.to_json() for spec in all_games()]
+        return Response(GameSerializer(games, many=True).data)
+
+
+class PlayerFilter(filters.FilterSet):
+    kind = filters.ChoiceFilter(choices=Player.Kind.choices)
+
+    class Meta:
+        model = Player
+        fields = ["kind"]
+
+
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Player.objects.order_by("id")
+    serializer_class = PlayerSerializer
+    permission_classes = [permissions.AllowAny]
+    filterset_class = PlayerFilter
+
+
+class MatchFilter(filters.FilterSet):
+    player = filters.NumberFilter(field_name="seats__player_id")
+    kind = filters.ChoiceFilter(choices=Match.Kind.choices)
+    status = filters.ChoiceFilter(choices=Match.Status.choices)
+    rated = filters.BooleanFilter()
+
+    class Meta:
+        model = Match
+        fields = ["player", "kind", "status", "rated"]
+
+
+class MatchCursor(CursorPagination):
+    ordering = "-id"
+    page_size = 50
+
+
+class IsSignedInToCreate(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+
+class MatchViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = MatchSerializer
+    permission_classes = [IsSignedInToCreate]
+    filterset_class = MatchFilter
+    pagination_class = MatchCursor
+    throttle_scope = "match-create"
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return Match.objects.prefetch_related("seats").defer("record")
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.action == "create" else []
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = MatchCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        if data["kind"] == Match.Kind.RANKED and not request.user.is_staff:
+            raise PermissionDenied("only staff may create ranked matches; rated games are made by the arena")
+        try:
+            match = actions.create_match(
+                game=data["game"],
+                kind=data["kind"],
+                player_ids=data["players"],
+                options=data.get("options"),
+                seed=data.get("seed"),
+                created_by=request.user,
+            )
+        except actions.RequestError as exc:
+            raise BadRequest(str(exc)) from None
+        match = self.get_queryset().get(pk=match.pk)
+        return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: OpenApiResponse(description="The game record, format part-du-chef/1.")})
+    @action(detail=True, methods=["get"])
+    def record(self, request: Request, pk: str | None = None) -> Response:
+        match = get_object_or_404(Match.objects.only("id", "status", "record"), pk=pk)
+        if match.record is None:
+            return Response(
+                {"detail": f"match {match.id} has no record yet (status {match.status})"},
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        return Response(match.record)
+
+
+class ArenaEntryViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """One's own arena entries; other users' entries answer 404."""
+
+    serializer_class = ArenaEntrySerializer
+    throttle_scope = "arena-entry"
+
+    def get_queryset(self) -> QuerySet[ArenaEntry]:
+        if getattr(self, "swagger_fake_view", False):
+            return ArenaEntry.objects.none()
+        return ArenaEntry.objects.filter(entered_by=self.request.user, active=True).order_by("id")
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.action == "create" else []
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = self.get_serializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        try:
+            entry = actions.enter_arena(
+                player_id=data["player_id"],
+                game=data["game"],
+                table_size=data["table_size"],
+                entered_by=request.user,
+            )
+        except actions.RequestError as exc:
+            raise BadRequest(str(exc)) from None
+        return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: ArenaEntry) -> None:
+        actions.leave_arena(instance)

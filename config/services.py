@@ -1,0 +1,81 @@
+"""Probing PostgreSQL and Redis at start-up, so the service can say what it runs on.
+
+The database named by DATABASE_URL is created when the server is reachable but the database is
+missing. When a server cannot be reached the settings fall back to embedded defaults and say so.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+
+@dataclass(frozen=True)
+class PostgresTarget:
+    host: str
+    port: int
+    user: str
+    password: str
+    name: str
+
+
+def parse_postgres_url(url: str) -> PostgresTarget:
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql"}:
+        raise ValueError(f"DATABASE_URL must start with postgres:// or sqlite:///, got {url!r}")
+    name = unquote(parts.path.lstrip("/")) or "arena"
+    return PostgresTarget(
+        host=parts.hostname or "127.0.0.1",
+        port=parts.port or 5432,
+        user=unquote(parts.username or "postgres"),
+        password=unquote(parts.password or ""),
+        name=name,
+    )
+
+
+def ensure_postgres_database(target: PostgresTarget, timeout: int = 3) -> str | None:
+    """Create the database if missing. Returns None when usable, else why it is not."""
+    try:
+        import psycopg
+        from psycopg import sql
+    except ImportError as exc:  # pragma: no cover - psycopg is a pinned requirement
+        return f"psycopg is not installed ({exc})"
+    params = {
+        "host": target.host,
+        "port": target.port,
+        "user": target.user,
+        "password": target.password or None,
+        "connect_timeout": timeout,
+    }
+    try:
+        with psycopg.connect(dbname=target.name, **params):
+            return None
+    except psycopg.OperationalError as exc:
+        if "does not exist" not in str(exc):
+            return str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
+    try:
+        with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+            try:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(target.name)))
+                print(f"Created PostgreSQL database {target.name!r}.", file=sys.stderr)
+            except psycopg.errors.DuplicateDatabase:
+                pass  # created concurrently by another process: fine
+    except psycopg.Error as exc:
+        return str(exc).strip().splitlines()[0]
+    return None
+
+
+def redis_reachable(url: str, timeout: float = 2.0) -> str | None:
+    """None when Redis answers PING, else why it does not."""
+    try:
+        import redis
+    except ImportError as exc:  # pragma: no cover
+        return f"redis is not installed ({exc})"
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        client.ping()
+        client.close()
+    except redis.RedisError as exc:
+        return str(exc) or repr(exc)
+    return None

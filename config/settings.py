@@ -1,0 +1,239 @@
+"""Settings for the arena service, read from the environment with defaults that work locally."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_float, env_int, env_list, env_str
+from config.services import ensure_postgres_database, parse_postgres_url, redis_reachable
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+SECRET_KEY = env_str("SECRET_KEY", "dev-only-secret-key-change-me-in-production-0123456789")
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+
+# Refuse the embedded fallbacks (used by the test suite, which must run on the real services).
+REQUIRE_SERVICES = env_bool("ARENA_REQUIRE_SERVICES", False)
+
+
+def _fallback(what: str, reason: str) -> None:
+    if REQUIRE_SERVICES:
+        raise ImproperlyConfigured(f"{what} is required but unreachable: {reason}")
+    print(f"warning: {what} unreachable ({reason}); {FALLBACKS[what]}", file=sys.stderr)
+
+
+FALLBACKS = {
+    "PostgreSQL": "falling back to embedded SQLite at var/arena.sqlite3",
+    "Redis": "falling back to running tasks in-process and a local-memory cache",
+}
+
+# --- Database ---------------------------------------------------------------------------------
+DATABASE_URL = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
+DATABASE_FALLBACK = False
+if DATABASE_URL.startswith("sqlite:///"):
+    _sqlite_path = DATABASE_URL.removeprefix("sqlite:///")
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": _sqlite_path,
+            "TEST": {"NAME": None},
+        }
+    }
+else:
+    _pg = parse_postgres_url(DATABASE_URL)
+    _why = ensure_postgres_database(_pg)
+    if _why is None:
+        DATABASES = {
+            "default": {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": _pg.name,
+                "USER": _pg.user,
+                "PASSWORD": _pg.password,
+                "HOST": _pg.host,
+                "PORT": str(_pg.port),
+                "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
+                "CONN_HEALTH_CHECKS": True,
+                # Derived from DATABASE_URL so parallel runs against other databases never collide.
+                "TEST": {"NAME": f"test_{_pg.name}"},
+            }
+        }
+    else:
+        _fallback("PostgreSQL", _why)
+        DATABASE_FALLBACK = True
+        (BASE_DIR / "var").mkdir(exist_ok=True)
+        DATABASES = {
+            "default": {
+                "ENGINE": "django.db.backends.sqlite3",
+                "NAME": str(BASE_DIR / "var" / "arena.sqlite3"),
+            }
+        }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: Celery broker and cache -----------------------------------------------------------
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+_redis_why = redis_reachable(REDIS_URL)
+REDIS_FALLBACK = _redis_why is not None
+if REDIS_FALLBACK:
+    _fallback("Redis", _redis_why or "")
+
+_cache_prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", str(DATABASES["default"]["NAME"]))[-60:]
+if REDIS_FALLBACK:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # One Redis is shared by every database the service may point at.
+            "KEY_PREFIX": f"arena:{_cache_prefix}",
+        }
+    }
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ALWAYS_EAGER = REDIS_FALLBACK
+CELERY_TASK_EAGER_PROPAGATES = False
+CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_QUEUE", "arena")
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_TIMEZONE = "UTC"
+
+# --- Arena ------------------------------------------------------------------------------------
+# A running match whose lease has passed is presumed abandoned by a dead worker and retried.
+ARENA_MATCH_LEASE_SECONDS = env_float("ARENA_MATCH_LEASE_SECONDS", 120.0)
+ARENA_MATCH_MAX_ATTEMPTS = env_int("ARENA_MATCH_MAX_ATTEMPTS", 3)
+# A queued match whose message may have been lost is re-sent after this long.
+ARENA_QUEUED_RESEND_SECONDS = env_float("ARENA_QUEUED_RESEND_SECONDS", 60.0)
+ARENA_SWEEP_SECONDS = env_float("ARENA_SWEEP_SECONDS", 10.0)
+ARENA_MATCHMAKING_SECONDS = env_float("ARENA_MATCHMAKING_SECONDS", 2.0)
+# Rating window of the matchmaker: starts narrow and widens with time spent waiting.
+ARENA_WINDOW_BASE = env_float("ARENA_WINDOW_BASE", 100.0)
+ARENA_WINDOW_PER_SECOND = env_float("ARENA_WINDOW_PER_SECOND", 25.0)
+# Pause before each bot move, so that people can follow a match live; 0 plays at full speed.
+ARENA_BOT_MOVE_DELAY_SECONDS = env_float("ARENA_BOT_MOVE_DELAY_SECONDS", 0.0)
+
+CELERY_BEAT_SCHEDULE = {
+    "arena-sweep-stuck-matches": {
+        "task": "arena.sweep_stuck_matches",
+        "schedule": ARENA_SWEEP_SECONDS,
+    },
+    "arena-matchmaking-tick": {
+        "task": "arena.matchmaking_tick",
+        "schedule": ARENA_MATCHMAKING_SECONDS,
+    },
+}
+
+# --- Django -----------------------------------------------------------------------------------
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "arena",
+    "ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
+    }
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "match-create": env_str("ARENA_THROTTLE_MATCH_CREATE", "600/hour"),
+        "arena-entry": env_str("ARENA_THROTTLE_ARENA_ENTRY", "300/hour"),
+    },
+    "EXCEPTION_HANDLER": "config.errors.json_exception_handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "La Part du Chef arena API",
+    "DESCRIPTION": "Players, rated matches, multiplayer Elo leaderboards and the bot arena.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc assets are served from this server, so the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "PlayerKindEnum": "arena.models.Player.Kind",
+        "MatchKindEnum": "arena.models.Match.Kind",
+        "MatchStatusEnum": "arena.models.Match.Status",
+    },
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+}

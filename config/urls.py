@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from arena.views import ArenaEntryViewSet, GamesView, MatchViewSet, PlayerViewSet
+from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
+
+router = DefaultRouter()
+router.register("players", PlayerViewSet, basename="player")
+router.register("matches", MatchViewSet, basename="match")
+router.register("arena/entries", ArenaEntryViewSet, basename="arena-entry")
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/games/", GamesView.as_view(), name="games"),
+    path("api/leaderboards/<str:game>/", LeaderboardView.as_view(), name="leaderboard"),
+    path(
+        "api/leaderboards/<str:game>/players/<int:player_id>/",
+        PlayerStandingView.as_view(),
+        name="leaderboard-player",
+    ),
+    path(
+        "api/players/<int:player_id>/ratings/<str:game>/",
+        RatingHistoryView.as_view(),
+        name="rating-history",
+    ),
+    path("api/auth/token/", obtain_auth_token, name="auth-token"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include(router.urls)),
+]

@@ -1,0 +1,65 @@
+"""One rating per (player, game), and the ledger of every change made by a rated match."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import F
+
+from arena.models import Match, Player
+from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES
+
+
+class Rating(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=32)
+    # Copied from the player (a player's kind never changes) so leaderboards filtered by kind
+    # are served from one index without a join.
+    kind = models.CharField(max_length=8, choices=Player.Kind.choices)
+    rating = models.FloatField(default=INITIAL_RATING)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="one_rating_per_player_game"),
+        ]
+        indexes = [
+            models.Index(F("game"), F("rating").desc(), F("player_id").asc(), name="rating_board"),
+            models.Index(
+                F("game"),
+                F("kind"),
+                F("rating").desc(),
+                F("player_id").asc(),
+                name="rating_board_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.game}: {self.rating:.1f} ({self.games} games)"
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+class RatingChange(models.Model):
+    """Ledger row; its id is the order in which changes were applied (per player, commit order)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.CharField(max_length=32)
+    before = models.FloatField()
+    after = models.FloatField()
+    games_before = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # The last guard against rating a match twice.
+            models.UniqueConstraint(fields=["match", "player"], name="rate_once_per_match"),
+        ]
+        indexes = [models.Index(fields=["player", "game", "id"], name="change_history")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} player {self.player_id}: {self.before:.1f} -> {self.after:.1f}"

@@ -1,0 +1,45 @@
+"""API shapes for leaderboards and rating histories."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from arena.serializers import PlayerBriefSerializer
+from ratings.leaderboard import Ranked
+from ratings.models import RatingChange
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = PlayerBriefSerializer(source="rating.player")
+    rating = serializers.FloatField(source="rating.rating")
+    games = serializers.IntegerField(source="rating.games")
+    provisional = serializers.BooleanField(source="rating.provisional")
+
+    @staticmethod
+    def rows(ranked: list[Ranked]) -> list[dict[str, object]]:
+        return list(LeaderboardRowSerializer(ranked, many=True).data)
+
+
+class LeaderboardPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LeaderboardRowSerializer(many=True)
+
+
+class PlayerStandingSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    player = LeaderboardRowSerializer()
+    above = LeaderboardRowSerializer(many=True)
+    below = LeaderboardRowSerializer(many=True)
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    finished_at = serializers.DateTimeField(source="match.finished_at", read_only=True)
+
+    class Meta:
+        model = RatingChange
+        fields = ["id", "match", "game", "before", "after", "games_before", "finished_at"]
+        read_only_fields = fields

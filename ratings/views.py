@@ -1,0 +1,132 @@
+"""Leaderboards and rating histories; reading needs no account."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+from rest_framework.views import APIView
+
+from arena.errors import BadRequest
+from arena.models import Player
+from games.registry import get_game
+from ratings import leaderboard
+from ratings.models import Rating, RatingChange
+from ratings.serializers import (
+    LeaderboardPageSerializer,
+    LeaderboardRowSerializer,
+    PlayerStandingSerializer,
+    RatingChangeSerializer,
+)
+
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+NEIGHBOURS = 5
+
+KIND_PARAM = OpenApiParameter("kind", OpenApiTypes.STR, enum=list(Player.Kind.values), description="bot or human")
+
+
+def known_game(game: str) -> str:
+    try:
+        return str(get_game(game).key)
+    except KeyError:
+        raise NotFound(f"unknown game {game!r}") from None
+
+
+def kind_filter(request: Request) -> str | None:
+    kind = request.query_params.get("kind") or None
+    if kind is not None and kind not in Player.Kind.values:
+        raise BadRequest(f"kind must be one of {', '.join(Player.Kind.values)}, got {kind!r}")
+    return kind
+
+
+def positive_int(request: Request, name: str, default: int, maximum: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(f"{name} must be a positive integer, got {raw!r}") from None
+    if not 1 <= value <= maximum:
+        raise BadRequest(f"{name} must be between 1 and {maximum}, got {value}")
+    return value
+
+
+class LeaderboardView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            KIND_PARAM,
+            OpenApiParameter("page", OpenApiTypes.INT),
+            OpenApiParameter("page_size", OpenApiTypes.INT),
+        ],
+        responses=LeaderboardPageSerializer,
+    )
+    def get(self, request: Request, game: str) -> Response:
+        game = known_game(game)
+        kind = kind_filter(request)
+        size = positive_int(request, "page_size", PAGE_SIZE, MAX_PAGE_SIZE)
+        count = leaderboard.board_size(game, kind)
+        last_page = max(1, -(-count // size))
+        number = positive_int(request, "page", 1, 10**9)
+        if number > last_page:
+            raise NotFound(f"page {number} is past the last page ({last_page})")
+        url = request.build_absolute_uri()
+        previous = None
+        if number > 1:
+            previous = remove_query_param(url, "page") if number == 2 else replace_query_param(url, "page", number - 1)
+        return Response(
+            {
+                "count": count,
+                "next": replace_query_param(url, "page", number + 1) if number < last_page else None,
+                "previous": previous,
+                "results": LeaderboardRowSerializer.rows(leaderboard.page(game, kind, number, size)),
+            }
+        )
+
+
+class PlayerStandingView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[KIND_PARAM], responses=PlayerStandingSerializer)
+    def get(self, request: Request, game: str, player_id: int) -> Response:
+        game = known_game(game)
+        kind = kind_filter(request)
+        rows = Rating.objects.select_related("player").filter(game=game, player_id=player_id)
+        if kind:
+            rows = rows.filter(kind=kind)
+        row = rows.first()
+        if row is None:
+            raise NotFound(f"player {player_id} has no {game} rating")
+        rank = leaderboard.rank_of(row, kind)
+        above, below = leaderboard.neighbours(row, rank, NEIGHBOURS, kind)
+        return Response(
+            {
+                "game": game,
+                "player": LeaderboardRowSerializer(leaderboard.Ranked(rank, row)).data,
+                "above": LeaderboardRowSerializer.rows(above),
+                "below": LeaderboardRowSerializer.rows(below),
+            }
+        )
+
+
+class RatingHistoryView(generics.ListAPIView):
+    """Every rating change of a player in a game, oldest first."""
+
+    serializer_class = RatingChangeSerializer
+    permission_classes = [permissions.AllowAny]
+
+    def get_queryset(self) -> QuerySet[RatingChange]:
+        if getattr(self, "swagger_fake_view", False):
+            return RatingChange.objects.none()
+        player = get_object_or_404(Player, pk=self.kwargs["player_id"])
+        game = known_game(self.kwargs["game"])
+        return RatingChange.objects.filter(player=player, game=game).select_related("match").order_by("id")
