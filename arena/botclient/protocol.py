@@ -65,9 +65,7 @@ class TimeBudget:
 
     def __init__(self, move_ms: int = 1000, bank_ms: int = 10000) -> None:
         if move_ms <= 0 or bank_ms < 0:
-            raise ValueError(
-                "move time must be positive and the time bank not negative"
-            )
+            raise ValueError("move time must be positive and the time bank not negative")
         self.move_ms = move_ms
         self.bank_ms = float(bank_ms)
 
@@ -78,9 +76,7 @@ class TimeBudget:
         self.bank_ms = max(0.0, self.bank_ms - max(0.0, elapsed_ms - self.move_ms))
 
 
-def start_message(
-    seat: int, players: int, options: dict[str, Any], game: str = DEFAULT_GAME
-) -> dict[str, Any]:
+def start_message(seat: int, players: int, options: dict[str, Any], game: str = DEFAULT_GAME) -> dict[str, Any]:
     return {
         "type": "start",
         "protocol": PROTOCOL_VERSION,
@@ -101,13 +97,9 @@ def end_message(scores: list[Any], ranks: list[int]) -> dict[str, Any]:
 
 def encode(message: dict[str, Any]) -> bytes:
     """One JSON line; the service's own messages obey the same size cap as replies."""
-    data = (
-        json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-    )
+    data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
     if len(data) > MAX_MESSAGE_BYTES:
-        raise ValueError(
-            f"message of {len(data)} bytes exceeds the protocol limit of {MAX_MESSAGE_BYTES}"
-        )
+        raise ValueError(f"message of {len(data)} bytes exceeds the protocol limit of {MAX_MESSAGE_BYTES}")
     return data
 
 

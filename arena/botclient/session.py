@@ -64,9 +64,7 @@ class BotSession(ABC):
         """Get the bot ready to receive the start message (spawn it, resolve its host...)."""
 
     @abstractmethod
-    def _exchange(
-        self, message: dict[str, Any], timeout_s: float, reply: bool
-    ) -> Exchange:
+    def _exchange(self, message: dict[str, Any], timeout_s: float, reply: bool) -> Exchange:
         """Send ``message``; when ``reply``, wait at most ``timeout_s`` for one reply."""
 
     @abstractmethod
@@ -75,9 +73,7 @@ class BotSession(ABC):
 
     # -- the session -----------------------------------------------------------------
 
-    def start(
-        self, seat: int, players: int, options: dict[str, Any] | None = None
-    ) -> None:
+    def start(self, seat: int, players: int, options: dict[str, Any] | None = None) -> None:
         """Raises BotFailure if the bot is not ready within the start limit."""
         began = time.monotonic()
         try:
@@ -92,9 +88,7 @@ class BotSession(ABC):
             raise BotFailure(result)
         self.started = True
 
-    def act(
-        self, observation: dict[str, Any], time_ms: int | None = None
-    ) -> MoveResult:
+    def act(self, observation: dict[str, Any], time_ms: int | None = None) -> MoveResult:
         if self.failure is not None:
             return MoveResult(
                 None,
@@ -109,9 +103,7 @@ class BotSession(ABC):
         if time_ms is not None:
             available = max(1, min(available, int(time_ms)))
         began = time.monotonic()
-        result = self._request(
-            act_message(observation, available), available / 1000, "action", began
-        )
+        result = self._request(act_message(observation, available), available / 1000, "action", began)
         if result.ok:
             self.budget.charge(result.latency_ms)
         return result
@@ -120,7 +112,7 @@ class BotSession(ABC):
         """Tell the bot the result (no reply expected), then stop it."""
         try:
             if self.failure is None and self.started:
-                self._exchange(end_message(scores, ranks), 0.5, reply=False)
+                self._exchange(end_message(scores, ranks), 0.2, reply=False)
         finally:
             self.close()
 
@@ -135,9 +127,7 @@ class BotSession(ABC):
 
     # -- helpers ---------------------------------------------------------------------
 
-    def _request(
-        self, message: dict[str, Any], timeout_s: float, expect: str, began: float
-    ) -> MoveResult:
+    def _request(self, message: dict[str, Any], timeout_s: float, expect: str, began: float) -> MoveResult:
         try:
             got = self._exchange(message, timeout_s, reply=True)
         except BotFailure as exc:

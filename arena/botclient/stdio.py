@@ -94,9 +94,7 @@ class StdioBot(BotSession):
 
     # -- one request ------------------------------------------------------------------
 
-    def _exchange(
-        self, message: dict[str, Any], timeout_s: float, reply: bool
-    ) -> Exchange:
+    def _exchange(self, message: dict[str, Any], timeout_s: float, reply: bool) -> Exchange:
         if self.process is None or self.process.popen.poll() is not None:
             return self._dead("the bot is not running")
         self._err_move = _Tail(STDERR_MOVE_CAP)
@@ -111,6 +109,9 @@ class StdioBot(BotSession):
         if failure is not None:
             return failure
         if not reply:
+            # Let a bot that exits on "end" flush its last logs before it is killed.
+            while time.monotonic() < deadline and not self._pump(deadline - time.monotonic()):
+                pass
             return Exchange(None, OK, None, self._err_move.text())
         while True:
             newline = self._out.find(b"\n")
@@ -118,9 +119,7 @@ class StdioBot(BotSession):
                 line = bytes(self._out[:newline])
                 del self._out[: newline + 1]
                 if self._out:
-                    return self._stop(
-                        INVALID, "the bot wrote more than one line for one request"
-                    )
+                    return self._stop(INVALID, "the bot wrote more than one line for one request")
                 return Exchange(line, OK, None, self._err_move.text())
             if len(self._out) > MAX_MESSAGE_BYTES:
                 return self._stop(
@@ -205,9 +204,7 @@ class StdioBot(BotSession):
                     self._err_move.add(chunk)
                     self._err_all.add(chunk)
                     if self._err_total > STDERR_READ_CAP:
-                        self._fds[
-                            name
-                        ] = -1  # stop reading; the bot blocks on a full pipe
+                        self._fds[name] = -1  # stop reading; the bot blocks on a full pipe
                         break
 
     # -- failures ---------------------------------------------------------------------
@@ -227,9 +224,7 @@ class StdioBot(BotSession):
                 code = None
             self._read_available()
         self._shutdown()
-        return Exchange(
-            None, CRASH, f"{what}{_describe_exit(code)}", self._err_move.text()
-        )
+        return Exchange(None, CRASH, f"{what}{_describe_exit(code)}", self._err_move.text())
 
     def _shutdown(self) -> None:
         if self.process is not None:
@@ -272,11 +267,7 @@ def entry_command(files: Path, python: str, node: str) -> list[str]:
     if entry.endswith(".js"):
         # V8's JIT reserves more address space than the 512 MB limit allows.
         return [node, "--jitless", "--max-old-space-size=256", f"/bot/{entry}"]
-    raise BotFailure(
-        MoveResult(
-            None, CRASH, 0.0, "", f"cannot run {entry!r}: a bot is a .py file (or .js)"
-        )
-    )
+    raise BotFailure(MoveResult(None, CRASH, 0.0, "", f"cannot run {entry!r}: a bot is a .py file (or .js)"))
 
 
 class SandboxedBot(StdioBot):
@@ -286,18 +277,14 @@ class SandboxedBot(StdioBot):
     ``SandboxUnavailable`` otherwise: untrusted code never runs bare.
     """
 
-    def __init__(
-        self, files: str | Path, *, sandbox: Sandbox | None = None, **kwargs: Any
-    ) -> None:
+    def __init__(self, files: str | Path, *, sandbox: Sandbox | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.files = Path(files)
         if not self.files.exists():
             raise FileNotFoundError(f"bot files not found: {self.files}")
         self.sandbox = sandbox or Sandbox()
         self.sandbox.check()
-        self.argv = entry_command(
-            self.files, self.sandbox.config.python, self.sandbox.config.node
-        )
+        self.argv = entry_command(self.files, self.sandbox.config.python, self.sandbox.config.node)
 
     def _spawn(self) -> SandboxedProcess:
         return self.sandbox.spawn(self.files, self.argv)

@@ -66,9 +66,7 @@ _SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
 class SandboxedProcess:
     """A running sandboxed command; ``close()`` kills all of it and cleans up."""
 
-    def __init__(
-        self, popen: subprocess.Popen[bytes], slot: Slot, workdir: Path
-    ) -> None:
+    def __init__(self, popen: subprocess.Popen[bytes], slot: Slot, workdir: Path) -> None:
         self.popen = popen
         self.slot = slot
         self.workdir = workdir
@@ -115,9 +113,7 @@ class RunResult:
 class Sandbox:
     def __init__(self, config: SandboxConfig | None = None) -> None:
         self.config = config or SandboxConfig()
-        self.pool = SlotPool(
-            self.config.state_dir / "locks", self.config.base_uid, self.config.slots
-        )
+        self.pool = SlotPool(self.config.state_dir / "locks", self.config.base_uid, self.config.slots)
         self._checked = False
         self._check_lock = threading.Lock()
 
@@ -148,17 +144,13 @@ class Sandbox:
                 shutil.rmtree(source, ignore_errors=True)
             if result.stdout.strip() != b"sandbox-ok":
                 detail = result.stderr.decode(errors="replace").strip()[-500:]
-                raise SandboxUnavailable(
-                    f"bubblewrap could not start a sandboxed process: {detail or 'no output'}"
-                )
+                raise SandboxUnavailable(f"bubblewrap could not start a sandboxed process: {detail or 'no output'}")
             self._checked = True
 
     def _check_static(self) -> None:
         cfg = self.config
         if not seccomp.supported():
-            raise SandboxUnavailable(
-                "the seccomp filter is written for x86_64; this machine is not"
-            )
+            raise SandboxUnavailable("the seccomp filter is written for x86_64; this machine is not")
         if os.geteuid() != 0:
             raise SandboxUnavailable(
                 "the sandbox must be started by root, so that every bot runs under its own unprivileged uid"
@@ -174,9 +166,7 @@ class Sandbox:
         try:
             with open("/proc/sys/user/max_user_namespaces") as fh:
                 if int(fh.read().strip() or 0) == 0:
-                    raise SandboxUnavailable(
-                        "user namespaces are disabled (user.max_user_namespaces = 0)"
-                    )
+                    raise SandboxUnavailable("user namespaces are disabled (user.max_user_namespaces = 0)")
         except FileNotFoundError as exc:
             raise SandboxUnavailable("this kernel has no user namespaces") from exc
 
@@ -204,7 +194,7 @@ class Sandbox:
         else:
             bot.mkdir()
             shutil.copy2(files, bot / files.name)
-        for dirpath, dirnames, filenames in os.walk(bot):
+        for dirpath, _dirnames, filenames in os.walk(bot):
             os.chown(dirpath, 0, slot.gid)
             os.chmod(dirpath, 0o750)
             for name in filenames:
@@ -216,9 +206,7 @@ class Sandbox:
 
     # -- launching ----------------------------------------------------------------
 
-    def command(
-        self, argv: list[str], seccomp_fd: int, *, writable: bool = False
-    ) -> list[str]:
+    def command(self, argv: list[str], seccomp_fd: int, *, writable: bool = False) -> list[str]:
         cfg, lim = self.config, self.config.limits
         cmd = [
             cfg.prlimit,
@@ -263,6 +251,8 @@ class Sandbox:
         ]
         if writable:
             cmd += ["--bind", "out", "/out"]
+        # bwrap's new root is an unbounded tmpfs: make it read-only so only /tmp takes writes.
+        cmd += ["--remount-ro", "/"]
         cmd += [
             "--chdir",
             "/bot",
@@ -292,16 +282,12 @@ class Sandbox:
         ]
         return cmd
 
-    def spawn(
-        self, files: Path, argv: list[str], *, writable_out: bool = False
-    ) -> SandboxedProcess:
+    def spawn(self, files: Path, argv: list[str], *, writable_out: bool = False) -> SandboxedProcess:
         """Start ``argv`` (paths as seen inside, e.g. ``/bot/main.py``) with ``files`` at ``/bot``."""
         self.check()
         return self._spawn(files, argv, writable_out)
 
-    def _spawn(
-        self, files: Path, argv: list[str], writable_out: bool
-    ) -> SandboxedProcess:
+    def _spawn(self, files: Path, argv: list[str], writable_out: bool) -> SandboxedProcess:
         slot = self.pool.acquire()
         try:
             workdir = self.stage(slot, files)
@@ -320,9 +306,7 @@ class Sandbox:
             raise
         return SandboxedProcess(popen, slot, workdir)
 
-    def _popen(
-        self, workdir: Path, argv: list[str], slot: Slot, writable: bool
-    ) -> subprocess.Popen[bytes]:
+    def _popen(self, workdir: Path, argv: list[str], slot: Slot, writable: bool) -> subprocess.Popen[bytes]:
         read_fd, write_fd = os.pipe()
         try:
             os.write(write_fd, seccomp.build_filter())
@@ -360,23 +344,15 @@ class Sandbox:
         proc = self.spawn(files, argv, writable_out=collect_out is not None)
         try:
             result = _communicate(proc.popen, timeout_s, output_cap)
-            if (
-                collect_out is not None
-                and result.returncode == 0
-                and not result.timed_out
-            ):
+            if collect_out is not None and result.returncode == 0 and not result.timed_out:
                 kill_uid(proc.uid)  # nothing may still be writing to /out
-                shutil.copytree(
-                    proc.workdir / "out", collect_out, symlinks=True, dirs_exist_ok=True
-                )
+                shutil.copytree(proc.workdir / "out", collect_out, symlinks=True, dirs_exist_ok=True)
             return result
         finally:
             proc.close()
 
 
-def _communicate(
-    popen: subprocess.Popen[bytes], timeout_s: float, cap: int
-) -> RunResult:
+def _communicate(popen: subprocess.Popen[bytes], timeout_s: float, cap: int) -> RunResult:
     """Like Popen.communicate but never holds more than ``cap`` bytes per stream."""
     chunks: dict[str, bytearray] = {"out": bytearray(), "err": bytearray()}
 
@@ -410,6 +386,4 @@ def _communicate(
         popen.wait(timeout=5)
     for t in threads:
         t.join(timeout=2)
-    return RunResult(
-        popen.returncode, bytes(chunks["out"]), bytes(chunks["err"]), timed_out
-    )
+    return RunResult(popen.returncode, bytes(chunks["out"]), bytes(chunks["err"]), timed_out)

@@ -131,9 +131,7 @@ class _Program:
     def load(self, offset: int) -> None:
         self._code.append((BPF_LD_W_ABS, 0, 0, offset))
 
-    def jump(
-        self, op: int, k: int, if_true: str | int = 0, if_false: str | int = 0
-    ) -> None:
+    def jump(self, op: int, k: int, if_true: str | int = 0, if_false: str | int = 0) -> None:
         self._code.append((op, if_true, if_false, k))
 
     def ret(self, value: int) -> None:
@@ -145,9 +143,7 @@ class _Program:
     def assemble(self) -> bytes:
         out = bytearray()
         for position, (code, jt, jf, k) in enumerate(self._code):
-            out += struct.pack(
-                "<HBBI", code, self._offset(position, jt), self._offset(position, jf), k
-            )
+            out += struct.pack("<HBBI", code, self._offset(position, jt), self._offset(position, jf), k)
         return bytes(out)
 
     def _offset(self, position: int, target: object) -> int:

@@ -38,9 +38,7 @@ class Slot:
 class SlotPool:
     def __init__(self, lock_dir: Path, base_uid: int = 62000, count: int = 16) -> None:
         if base_uid < 1000:
-            raise ValueError(
-                "sandbox uids must not collide with system accounts (use 1000 or above)"
-            )
+            raise ValueError("sandbox uids must not collide with system accounts (use 1000 or above)")
         self.lock_dir = Path(lock_dir)
         self.base_uid = base_uid
         self.count = count
@@ -123,7 +121,5 @@ def kill_uid(uid: int, timeout_s: float = 5.0) -> None:
         if not processes_of(uid):
             return
         if time.monotonic() >= deadline:
-            raise RuntimeError(
-                f"processes of sandbox uid {uid} survived SIGKILL: {processes_of(uid)}"
-            )
+            raise RuntimeError(f"processes of sandbox uid {uid} survived SIGKILL: {processes_of(uid)}")
         time.sleep(0.01)

@@ -1,0 +1,5 @@
+"""Never says it is ready."""
+
+import time
+
+time.sleep(3600)
