@@ -65,3 +65,47 @@ def rate_match(
     RatingChange.objects.bulk_create(ledger)
     Rating.objects.bulk_update(rows, ["rating", "games", "updated_at"])
     return changes
+
+
+class LedgerMismatch(AssertionError):
+    """The ratings do not follow from replaying the ledger."""
+
+
+def replay_ledger(game: str) -> dict[int, tuple[float, int]]:
+    """Recompute every rating of `game` from the match results, in ledger order.
+
+    Each match is applied when its first ledger row appears (rows of one match are written together
+    under the locks of all its players). Raises LedgerMismatch at the first difference with the
+    stored before/after values; returns {player_id: (rating, games)}.
+    """
+    state: dict[int, tuple[float, int]] = {}
+    seen: set[int] = set()
+    match_ids = []
+    for match_id in RatingChange.objects.filter(game=game).order_by("id").values_list("match_id", flat=True):
+        if match_id not in seen:
+            seen.add(match_id)
+            match_ids.append(match_id)
+    from arena.models import MatchSeat
+
+    seats_by_match: dict[int, list[MatchSeat]] = {}
+    for seat in MatchSeat.objects.filter(match_id__in=match_ids).order_by("match_id", "seat"):
+        seats_by_match.setdefault(seat.match_id, []).append(seat)
+    recorded = {(change.match_id, change.player_id): change for change in RatingChange.objects.filter(game=game)}
+    for match_id in match_ids:
+        seats = seats_by_match[match_id]
+        current = [state.get(seat.player_id, (INITIAL_RATING, 0)) for seat in seats]
+        after = new_ratings(
+            [rating for rating, _ in current],
+            [float(seat.score or 0) for seat in seats],
+            [games for _, games in current],
+            [seat.forfeited for seat in seats],
+        )
+        for seat, (rating, games), value in zip(seats, current, after, strict=True):
+            change = recorded.get((match_id, seat.player_id))
+            if change is None or change.before != rating or change.after != value:
+                raise LedgerMismatch(
+                    f"match {match_id} player {seat.player_id}: replay gives {rating!r} -> {value!r}, "
+                    f"ledger has {change.before if change else None!r} -> {change.after if change else None!r}"
+                )
+            state[seat.player_id] = (value, games + 1)
+    return state

@@ -1,0 +1,50 @@
+"""Shared fixtures: real PostgreSQL and Redis, bot players, and real Celery worker processes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.support import Workers
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _real_services() -> Iterator[str]:
+    """Every test runs against the real PostgreSQL and Redis, on a queue of its own."""
+    from django.conf import settings
+
+    if settings.DATABASE_FALLBACK or settings.REDIS_FALLBACK:
+        pytest.exit("the tests need PostgreSQL and Redis; start them (make test does)", returncode=3)
+    queue = f"arena-test-{settings.DATABASES['default']['NAME']}-{os.getpid()}"
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    yield queue
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(queue)
+    client.close()
+
+
+@pytest.fixture
+def make_bots(db: None) -> Callable[..., list[Any]]:
+    """Bot players played by a built-in engine, under names of their own."""
+    from arena.models import Player
+
+    def make(count: int, engine: str = "random", prefix: str = "bot") -> list[Player]:
+        start = Player.objects.filter(name__startswith=f"{prefix}-").count()
+        return [
+            Player.objects.create(name=f"{prefix}-{start + i}", kind=Player.Kind.BOT, builtin=engine)
+            for i in range(count)
+        ]
+
+    return make
+
+
+@pytest.fixture
+def workers(_real_services: str, transactional_db: None) -> Iterator[Workers]:
+    pool = Workers(_real_services)
+    yield pool
+    pool.stop_all()

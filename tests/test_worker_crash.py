@@ -1,0 +1,55 @@
+"""A worker killed with kill -9 in the middle of a match leaves no trace, and the match finishes on retry."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.utils import timezone
+
+from arena import actions, runner
+from arena.models import Match
+from ratings.models import Rating, RatingChange
+from tests.support import wait_until
+
+
+def _status(match_id: int) -> str:
+    return Match.objects.values_list("status", flat=True).get(pk=match_id)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_match_leaves_nothing_half_written_and_the_retry_finishes(workers, make_bots) -> None:
+    players = make_bots(3)
+    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=99)
+    # The first worker plays slowly (a pause before each move) and holds short leases.
+    doomed = workers.start("doomed", ARENA_BOT_MOVE_DELAY_SECONDS="0.4", ARENA_MATCH_LEASE_SECONDS="4")
+    wait_until(lambda: _status(match.id) == "running", 60, "the worker to claim the match", workers.tail())
+    time.sleep(1.0)  # a few moves into the game
+    assert _status(match.id) == "running"
+    workers.kill(doomed)
+    assert doomed.returncode is not None
+
+    match.refresh_from_db()
+    assert (match.status, match.attempt, match.record, match.finished_at) == ("running", 1, None, None)
+    assert set(match.seats.values_list("score", "rank", "rating_before", "rating_after")) == {(None, None, None, None)}
+    assert not RatingChange.objects.exists()
+    assert not Rating.objects.filter(games__gt=0).exists()
+
+    # Nothing happens before the lease runs out; then the sweeper hands the match to a live worker.
+    assert actions.sweep_stuck_matches()["retried"] == 0
+    workers.start("survivor")
+    wait_until(
+        lambda: Match.objects.filter(pk=match.id, lease_expires_at__lt=timezone.now()).exists(),
+        30,
+        "the lease to expire",
+    )
+    assert actions.sweep_stuck_matches()["retried"] == 1
+    wait_until(lambda: _status(match.id) == "finished", 90, "the retry to finish the match", workers.tail())
+
+    match.refresh_from_db()
+    assert match.attempt == 2
+    assert match.record == runner.play("part-du-chef", players, 99, match.options).record
+    assert RatingChange.objects.filter(match=match).count() == 3
+    assert sorted(Rating.objects.filter(player__in=players).values_list("games", flat=True)) == [1, 1, 1]
+    seats = list(match.seats.order_by("seat"))
+    assert all(seat.rating_before == 1500.0 and seat.rating_after is not None for seat in seats)
