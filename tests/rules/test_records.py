@@ -1,0 +1,146 @@
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from games.part_du_chef import RecordError, Take, play_game, replay
+from games.part_du_chef.bots import get_bot
+from games.part_du_chef.record import discrepancies
+
+
+def a_record(players: int = 3, seed: int = 11, marianne: bool = True) -> dict[str, Any]:
+    bots = [get_bot("random", seed * 10 + i) for i in range(players)]
+    record = play_game(bots, seed, names=[f"p{i}" for i in range(players)], marianne=marianne)
+    return json.loads(json.dumps(record))  # exactly what a file holds
+
+
+def test_a_record_has_the_documented_fields_in_order() -> None:
+    record = a_record()
+    assert list(record) == ["format", "seed", "players", "options", "pizzas", "actions", "chili", "scores", "ranks"]
+    assert record["format"] == "part-du-chef/1"
+    assert record["options"] == {"marianne": True, "marianne_seats": [0, 1, 2]}
+    assert [len(ring) for ring in record["pizzas"]] == [13] * 5
+    assert record["pizzas"][0][0].keys() == {"id", "sort", "olives", "finisher"}
+    assert len(record["actions"]) == 5 * 4
+    first = record["actions"][0]
+    assert list(first) == ["type", "seat", "pizza", "cuts", "marianne"]
+    assert list(record["actions"][1]) == ["type", "seat", "pizza", "portion", "eat", "steals", "marianne"]
+
+
+def test_replaying_a_record_gives_the_same_scores_and_ranks() -> None:
+    for players in range(2, 6):
+        record = a_record(players, seed=players)
+        state = replay(record)
+        assert [s.to_json() for s in state.scores()] == record["scores"]
+        assert list(state.ranks()) == record["ranks"]
+        assert state.to_record(record["players"]) == record
+
+
+def test_extra_fields_are_kept_but_may_not_overwrite_the_record() -> None:
+    bots = [get_bot("random", i) for i in range(2)]
+    record = play_game(bots, 3, names=["a", "b"], extra={"bots": ["random", "random"], "version": "1.0"})
+    assert record["version"] == "1.0"
+    replay(record)
+    with pytest.raises(ValueError, match="extra field 'scores' would overwrite a record field"):
+        play_game(bots, 3, names=["a", "b"], extra={"scores": []})
+
+
+def edited(path: list[Any], value: Any) -> dict[str, Any]:
+    record = a_record()
+    target: Any = record
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return record
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (["format"], "part-du-chef/9", "format must be 'part-du-chef/1', not 'part-du-chef/9'"),
+        (["seed"], "eleven", "seed must be an integer"),
+        (["players"], ["solo"], "a game has 2 to 5 players, the record names 1"),
+        (["options", "marianne"], "yes", "options.marianne must be true or false"),
+        (["pizzas", 2, 5, "olives"], 9, "pizza 3, position 5: the record has"),
+        (["actions", 0, "seat"], 2, "action 0: seat 2 acts, but it is seat 0's turn"),
+        (["actions", 1, "portion"], 7, "action 1 (take by seat 1): there is no portion 7"),
+        (["actions", 0, "cuts"], [0, 1], "action 0 (cut by seat 0): a cut for 3 players has 3 cut points, not 2"),
+        (["actions", 0, "type"], "slice", "action 0 (slice by seat 0): unknown action type 'slice'"),
+        (["scores", 1, "total"], 999, "scores[1]: the record has"),
+        (["ranks"], [1, 1, 1], "ranks"),
+    ],
+)
+def test_a_hand_edited_record_is_refused_with_the_problem_named(path: list[Any], value: Any, message: str) -> None:
+    record = edited(path, value)
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert message in str(error.value)
+
+
+def test_a_record_cut_short_is_unfinished() -> None:
+    record = a_record()
+    record["actions"] = record["actions"][:7]
+    # Pizza 2 is cut by seat 1, who takes last.
+    assert discrepancies(record) == ["the game is not finished: it stops at pizza 2, take by seat 1"]
+    state = replay(record, allow_unfinished=True)
+    assert state.turn == 7 and state.to_act == 1
+
+
+def test_an_unfinished_game_records_null_results_and_replays_to_the_same_position() -> None:
+    state = replay(a_record(), allow_unfinished=True)
+    partial = replay(a_record() | {"actions": a_record()["actions"][:9]}, allow_unfinished=True)
+    record = partial.to_record(["p0", "p1", "p2"])
+    assert record["scores"] is None and record["chili"] is None and record["ranks"] is None
+    again = replay(record, allow_unfinished=True)
+    assert again.kept == partial.kept and again.to_act == partial.to_act
+    assert state.is_over
+
+
+def test_extra_actions_after_the_end_are_refused() -> None:
+    record = a_record()
+    record["actions"].append(dict(record["actions"][-1]))
+    with pytest.raises(RecordError, match="action 20: the game is already over"):
+        replay(record)
+
+
+def test_every_discrepancy_in_the_results_is_reported() -> None:
+    record = a_record()
+    record["scores"][0]["total"] += 1
+    record["scores"][2]["olives"] += 1
+    problems = discrepancies(record)
+    assert len(problems) == 2
+    assert problems[0].startswith("scores[0]: the record has") and problems[1].startswith("scores[2]")
+
+
+def test_non_objects_and_garbage_are_refused_cleanly() -> None:
+    for garbage in (None, [], "text", 3):
+        with pytest.raises(RecordError, match="a record must be a JSON object"):
+            replay(garbage)
+    record = a_record()
+    record["actions"][3] = ["take", 1]
+    with pytest.raises(RecordError, match="action 3 must be an object"):
+        replay(record)
+    record = a_record()
+    record["actions"][1]["eat"] = "all"
+    with pytest.raises(RecordError, match="eat must be a list of integers"):
+        replay(record)
+
+
+def test_the_record_is_unchanged_by_replaying_it() -> None:
+    record = a_record()
+    before = copy.deepcopy(record)
+    replay(record)
+    assert record == before
+
+
+def test_actions_from_json_round_trip() -> None:
+    from games.part_du_chef import action_from_json
+
+    for entry in a_record()["actions"]:
+        action = action_from_json(entry)
+        again = action.to_json()
+        assert {k: v for k, v in entry.items() if k not in ("seat", "pizza")} == again
+    assert action_from_json({"type": "take", "portion": 1}) == Take(1)
