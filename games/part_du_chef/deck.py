@@ -30,10 +30,11 @@ MAJORITY_VALUE: Final = (3, 5, 7, 9, 11)
 VARIETY_MULTIPLIER: Final = len(SORTS)
 BURNT_PENALTY: Final = -3
 
+# The pizzas keep their French names in every language, as on the original cards.
 DISPLAY_NAMES: Final = {
     "fr": ("Margherita", "Reine", "4 Fromages", "Végétarienne", "Truffe", "Piment", "Part brûlée"),
-    "no": ("Margherita", "Reine", "4 Fromages", "Vegetar", "Trøffel", "Chili", "Brent stykke"),
-    "en": ("Margherita", "Reine", "4 Cheeses", "Vegetarian", "Truffle", "Chili", "Burnt slice"),
+    "no": ("Margherita", "Reine", "4 Fromages", "Végétarienne", "Truffe", "Chili", "Brent stykke"),
+    "en": ("Margherita", "Reine", "4 Fromages", "Végétarienne", "Truffe", "Chili", "Burnt slice"),
 }
 
 
