@@ -1,0 +1,227 @@
+"""The search bot: determinized Monte Carlo over sampled deals of the pizzas to come.
+
+For a decision it picks a few candidate actions with the greedy evaluation (the best cuts by
+"I cut, you choose"; for a take, each portion with its best eat-or-keep plan, and keeping
+everything, with and without La Marianne). The current pizza is fully visible, so after a
+candidate the rest of it is played out once by greedy takers. Then, for each sampled deal of the
+pizzas to come, every candidate is played to the end by fast heuristic policies on that same deal
+and the same random choices (common random numbers), and scored by the seat's final total minus
+its opponents' mean. The candidate with the best mean wins.
+
+With a playout budget (the default) the bot is deterministic for its seed; a time limit per move
+may cut a search short.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+from itertools import combinations
+from typing import Final
+
+from ..actions import Action, Cut, Steal, Take
+from ..deck import BURNT, CHILI, IS_FINISHER, KIND_OF, MAJORITY_VALUE, OLIVES_OF, RING, SORTS
+from ..observation import Observation
+from ..state import State
+from .determinize import sample_state
+from .evaluation import Position, plan_take, rank_cuts, relative, steal_slices, take_of_plan
+
+_CUTS: Final = {n: tuple(combinations(range(RING), n)) for n in range(2, 6)}
+# What a kept slice is worth beyond its slice point in a playout, and more for a sort not yet held
+# (every sort held is what the variety bonus asks for).
+_KEEP: Final = 1.0
+_NEW_SORT: Final = 2.0
+# A slice's rough worth when cutting in a playout: the chef keeps what the others leave.
+_SLICE_WORTH: Final = tuple(
+    -4.0 if KIND_OF[s] == BURNT else 3.0 if KIND_OF[s] == CHILI else 1.5 + OLIVES_OF[s] / 2 for s in range(65)
+)
+
+
+class SearchBot:
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        playouts: int = 48,
+        cut_candidates: int = 4,
+        time_limit: float | None = None,
+        cut_samples: int = 8,
+    ) -> None:
+        """`playouts` is the number of full-game playouts per candidate; `time_limit` (seconds per move)
+        stops sampling early; `cut_samples` is how many random cuts a playout chef compares."""
+        if playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        if cut_candidates < 1:
+            raise ValueError("cut_candidates must be at least 1")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.cut_candidates = cut_candidates
+        self.time_limit = time_limit
+        self.cut_samples = cut_samples
+
+    def act(self, observation: Observation) -> Action:
+        candidates = self.candidates(observation)
+        if len(candidates) == 1:
+            return candidates[0]
+        return candidates[self._best(observation, candidates)]
+
+    # -- candidates ------------------------------------------------------------------------
+
+    def candidates(self, observation: Observation) -> list[Action]:
+        """The actions worth searching, the greedy choice first."""
+        position = Position.of_observation(observation)
+        seat = observation.seat
+        if observation.phase == "cut":
+            ranked = rank_cuts(position, observation.ring, seat)
+            return [Cut(cuts) for _, cuts in ranked[: self.cut_candidates]]
+        scored: list[tuple[float, Take]] = []
+        for index, who in enumerate(observation.taken_by):
+            if who is not None:
+                continue
+            slices = observation.portions[index]
+            plan = plan_take(position, seat, slices)
+            keep_all = plan._replace(eat=())
+            for variant in (plan, keep_all) if plan.eat else (plan,):
+                take, gain = take_of_plan(observation, position, index, variant, 0.0)
+                scored.append((variant.value + gain, take))
+                if take.marianne is not None:
+                    scored.append((variant.value, replace(take, marianne=None)))
+        scored.sort(key=lambda item: -item[0])
+        unique: list[Action] = []
+        for _, take in scored:
+            if take not in unique:
+                unique.append(take)
+        return unique
+
+    # -- evaluation ------------------------------------------------------------------------
+
+    def _best(self, observation: Observation, candidates: list[Action]) -> int:
+        seat = observation.seat
+        start = time.perf_counter()
+        base = sample_state(observation, self.rng)
+        lines = [[candidate, *_finish_pizza(_after(base, candidate))] for candidate in candidates]
+        totals = [0.0] * len(candidates)
+        last_pizza = observation.pizza == len(base.pizzas) - 1
+        samples = 1 if last_pizza else self.playouts
+        for sample in range(samples):
+            state = base if sample == 0 else sample_state(observation, self.rng)
+            policy_seed = self.rng.getrandbits(32)
+            for i, line in enumerate(lines):
+                play = state.clone()
+                for action in line:
+                    play.apply(action)
+                _play_out(play, random.Random(policy_seed), self.cut_samples)
+                totals[i] += relative([s.total for s in play.scores()], seat)
+            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                break
+        return max(range(len(candidates)), key=lambda i: (totals[i], -i))
+
+
+def _after(state: State, action: Action) -> State:
+    play = state.clone()
+    play.apply(action)
+    return play
+
+
+def _finish_pizza(state: State) -> list[Action]:
+    """The rest of the current pizza's takes, each taker greedy (the pizza is visible to all)."""
+    actions: list[Action] = []
+    pizza = state.pizza
+    while state.pizza == pizza and state.phase == "take":
+        seat = state.to_act
+        assert seat is not None
+        position = Position(state.counts, state.olives, state.received)
+        best_index, best_plan = -1, None
+        for index, who in enumerate(state.taken_by):
+            if who is None:
+                plan = plan_take(position, seat, state.portions[index])
+                if best_plan is None or plan.value > best_plan.value:
+                    best_index, best_plan = index, plan
+        assert best_plan is not None
+        take = Take(best_index, best_plan.eat, steal_slices(best_plan.steals, state.kept))
+        state.apply(take)
+        actions.append(take)
+    return actions
+
+
+def _play_out(state: State, rng: random.Random, cut_samples: int) -> None:
+    """Play to the end with the fast policies: a balanced cut among a few random ones, a quick take."""
+    while True:
+        seat = state.to_act
+        if seat is None:
+            return
+        if state.cuts is None:
+            state.apply(Cut(_quick_cut(state.ring, state.players, rng, cut_samples)))
+        else:
+            state.apply(_quick_take(state, seat))
+
+
+def _quick_cut(ring: tuple[int, ...], players: int, rng: random.Random, samples: int) -> tuple[int, ...]:
+    every = _CUTS[players]
+    worth = [_SLICE_WORTH[s] for s in ring]
+    prefix = [0.0]
+    for w in worth + worth:
+        prefix.append(prefix[-1] + w)
+    best, best_value = every[0], float("-inf")
+    for _ in range(samples):
+        cuts = every[int(rng.random() * len(every))]
+        low = min(prefix[(cuts[i + 1] if i + 1 < players else cuts[0] + RING)] - prefix[c] for i, c in enumerate(cuts))
+        if low > best_value:
+            best, best_value = cuts, low
+    return best
+
+
+def _quick_take(state: State, seat: int) -> Take:
+    counts = state.counts
+    mine = counts[seat]
+    others = [row for other, row in enumerate(counts) if other != seat]
+    best_other = [max(row[k] for row in others) for k in SORTS]
+    best_value, best_index = float("-inf"), -1
+    best_eat: tuple[int, ...] = ()
+    for index, who in enumerate(state.taken_by):
+        if who is not None:
+            continue
+        value, eat = _quick_plan(state.portions[index], mine, best_other)
+        if value > best_value:
+            best_value, best_index, best_eat = value, index, eat
+    steals = []
+    for sid in state.portions[best_index]:
+        if IS_FINISHER[sid] and sid not in best_eat:
+            kind = KIND_OF[sid]
+            victim = max(range(state.players), key=lambda v: -1 if v == seat else counts[v][kind])
+            if victim != seat and counts[victim][kind]:
+                stolen = next(s for s in state.kept[victim] if KIND_OF[s] == kind)
+                steals.append(Steal(sid, victim, stolen))
+    return Take(best_index, best_eat, tuple(steals))
+
+
+def _quick_plan(slices: tuple[int, ...], mine: list[int], best_other: list[int]) -> tuple[float, tuple[int, ...]]:
+    """A portion's rough worth to a taker, keeping a sort when it wins or holds the majority by it."""
+    value = 0.0
+    by_sort: dict[int, list[int]] = {}
+    for sid in slices:
+        kind = KIND_OF[sid]
+        if kind == BURNT:
+            value -= 3.0
+        elif kind == CHILI:
+            value += 1.0 + _NEW_SORT
+        else:
+            value += 1.0
+            by_sort.setdefault(kind, []).append(sid)
+    eat: list[int] = []
+    for kind, group in by_sort.items():
+        have, rival, n = mine[kind], best_other[kind], len(group)
+        keep = MAJORITY_VALUE[kind] * ((have + n >= rival) - (have > 0 and have >= rival)) + n * _KEEP
+        if have == 0:
+            keep += _NEW_SORT
+        olives = sum(OLIVES_OF[s] for s in group)
+        if olives > keep:
+            value += olives
+            eat.extend(group)
+        else:
+            value += keep
+    return value, tuple(eat)
