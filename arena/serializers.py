@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from arena.models import ArenaEntry, Match, MatchSeat, Player
@@ -71,11 +69,6 @@ class MatchCreateSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=16)
     options = serializers.DictField(required=False, default=dict)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
-
-    def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError({"detail": "the request body must be a JSON object"})
-        return super().to_internal_value(data)
 
 
 class ArenaEntrySerializer(serializers.ModelSerializer):

@@ -96,6 +96,8 @@ class MatchViewSet(
 
     @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not isinstance(request.data, dict):
+            raise BadRequest("the request body must be a JSON object")
         incoming = MatchCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data

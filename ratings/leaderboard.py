@@ -24,8 +24,17 @@ def board(game: str, kind: str | None = None) -> QuerySet[Rating]:
     return rows.order_by("-rating", "player_id")
 
 
+def _count_key(game: str, kind: str | None) -> str:
+    return f"leaderboard-count:{game}:{kind or 'all'}"
+
+
+def forget_counts(game: str) -> None:
+    """Drop the cached sizes of a game's boards (after a bulk load, say)."""
+    cache.delete_many([_count_key(game, kind) for kind in (None, "bot", "human")])
+
+
 def board_size(game: str, kind: str | None = None) -> int:
-    key = f"leaderboard-count:{game}:{kind or 'all'}"
+    key = _count_key(game, kind)
     size = cache.get(key)
     if size is None:
         size = board(game, kind).count()

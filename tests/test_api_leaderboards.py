@@ -1,0 +1,112 @@
+"""Leaderboards, a player's standing and rating history through the API."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from arena import actions
+from arena.models import Player
+from ratings import leaderboard
+from ratings.models import Rating
+
+GAME = "part-du-chef"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counts() -> None:
+    leaderboard.forget_counts(GAME)
+
+
+@pytest.fixture
+def field(db: None) -> list[Player]:
+    """Eight rated players: bots and humans, one tie, some provisional."""
+    specs = [
+        ("ann", "human", 1710.0, 30),
+        ("bob", "bot", 1650.5, 12),
+        ("cid", "bot", 1600.0, 3),
+        ("dee", "human", 1600.0, 25),  # tied with cid; cid has the lower id, so ranks first
+        ("eve", "bot", 1520.25, 9),
+        ("fay", "human", 1480.0, 40),
+        ("gus", "bot", 1300.0, 10),
+        ("hal", "human", 990.0, 11),
+    ]
+    players = []
+    for name, kind, rating, games in specs:
+        player = Player.objects.create(name=name, kind=kind, builtin="random" if kind == "bot" else "")
+        Rating.objects.create(player=player, game=GAME, kind=kind, rating=rating, games=games)
+        players.append(player)
+    return players
+
+
+def test_the_leaderboard_lists_best_first_with_ranks(field, django_assert_num_queries) -> None:
+    with django_assert_num_queries(2):  # the (then cached) count and one page query
+        body = APIClient().get(f"/api/leaderboards/{GAME}/").json()
+    assert body["count"] == 8 and body["next"] is None and body["previous"] is None
+    rows = body["results"]
+    assert [r["player"]["name"] for r in rows] == ["ann", "bob", "cid", "dee", "eve", "fay", "gus", "hal"]
+    assert [r["rank"] for r in rows] == list(range(1, 9))
+    assert rows[0] == {
+        "rank": 1,
+        "player": {"id": field[0].id, "name": "ann", "kind": "human"},
+        "rating": 1710.0,
+        "games": 30,
+        "provisional": False,
+    }
+    assert [r["provisional"] for r in rows] == [False, False, True, False, True, False, False, False]
+    with django_assert_num_queries(1):  # the count comes from the cache
+        APIClient().get(f"/api/leaderboards/{GAME}/")
+
+
+def test_the_leaderboard_pages_and_filters_by_kind(field) -> None:
+    api = APIClient()
+    first = api.get(f"/api/leaderboards/{GAME}/?page_size=3").json()
+    assert [r["rank"] for r in first["results"]] == [1, 2, 3]
+    second = api.get(first["next"]).json()
+    assert [r["player"]["name"] for r in second["results"]] == ["dee", "eve", "fay"]
+    assert [r["rank"] for r in second["results"]] == [4, 5, 6]
+    assert api.get(second["previous"]).json() == first
+    bots = api.get(f"/api/leaderboards/{GAME}/?kind=bot").json()
+    assert [(r["rank"], r["player"]["name"]) for r in bots["results"]] == [
+        (1, "bob"),
+        (2, "cid"),
+        (3, "eve"),
+        (4, "gus"),
+    ]
+    assert bots["count"] == 4
+
+
+def test_a_players_standing_shows_rank_and_neighbours(field, django_assert_max_num_queries) -> None:
+    with django_assert_max_num_queries(7):
+        body = APIClient().get(f"/api/leaderboards/{GAME}/players/{field[3].id}/").json()
+    assert body["player"]["rank"] == 4 and body["player"]["player"]["name"] == "dee"
+    assert [(r["rank"], r["player"]["name"]) for r in body["above"]] == [(1, "ann"), (2, "bob"), (3, "cid")]
+    assert [(r["rank"], r["player"]["name"]) for r in body["below"]] == [(5, "eve"), (6, "fay"), (7, "gus"), (8, "hal")]
+    tied = APIClient().get(f"/api/leaderboards/{GAME}/players/{field[2].id}/").json()
+    assert tied["player"]["rank"] == 3
+    assert tied["below"][0]["player"]["name"] == "dee"
+    among_humans = APIClient().get(f"/api/leaderboards/{GAME}/players/{field[3].id}/?kind=human").json()
+    assert among_humans["player"]["rank"] == 2
+    assert [r["player"]["name"] for r in among_humans["above"]] == ["ann"]
+
+
+def test_the_rank_is_one_plus_the_players_ahead(field) -> None:
+    for expected_rank, player in enumerate(field, start=1):
+        row = Rating.objects.get(player=player)
+        assert leaderboard.rank_of(row) == expected_rank
+
+
+def test_rating_history_follows_each_rated_match(make_bots) -> None:
+    a, b = make_bots(2)
+    for seed in range(3):
+        actions.run_match(actions.create_match(game=GAME, kind="ranked", player_ids=[a.id, b.id], seed=seed).id)
+    actions.run_match(actions.create_match(game=GAME, kind="friendly", player_ids=[a.id, b.id]).id)
+    body = APIClient().get(f"/api/players/{a.id}/ratings/{GAME}/").json()
+    history = body["results"]
+    assert body["count"] == 3
+    assert history[0]["before"] == 1500.0
+    assert [h["games_before"] for h in history] == [0, 1, 2]
+    for earlier, later in zip(history, history[1:], strict=False):
+        assert later["before"] == earlier["after"]
+    assert history[-1]["after"] == Rating.objects.get(player=a).rating
+    assert all(h["finished_at"] for h in history)
