@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .http import HttpBot, UnsafeEndpoint
 from .protocol import (
     CRASH,
     INVALID,
@@ -27,8 +28,10 @@ __all__ = [
     "TIMEOUT",
     "BotFailure",
     "BotSession",
+    "HttpBot",
     "MoveResult",
     "SandboxedBot",
     "StdioBot",
     "TimeBudget",
+    "UnsafeEndpoint",
 ]

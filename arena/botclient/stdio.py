@@ -119,7 +119,7 @@ class StdioBot(BotSession):
                 line = bytes(self._out[:newline])
                 del self._out[: newline + 1]
                 if self._out:
-                    return self._stop(INVALID, "the bot wrote more than one line for one request")
+                    return self._stop(INVALID, "the bot wrote more than one line for one request (use stderr for logs)")
                 return Exchange(line, OK, None, self._err_move.text())
             if len(self._out) > MAX_MESSAGE_BYTES:
                 return self._stop(

@@ -1,0 +1,117 @@
+"""Playing one game with external bots under the failure policy (pure Python, no database).
+
+A seat is either a built-in bot (``act(Observation) -> Action``) or a
+``BotSession``.  A session that fails to start, times out, crashes, answers
+something invalid or an illegal action forfeits: from that decision on the
+built-in ``greedy`` bot plays the seat, and the seat is reported as a
+forfeiter.  Every session decision is logged with its latency and status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from games.part_du_chef import IllegalAction, State, action_from_json
+from games.part_du_chef.bots import get_bot
+
+from .protocol import BotFailure
+from .session import BotSession
+
+ILLEGAL = "illegal"
+REPLACEMENT_BOT = "greedy"
+
+
+class BuiltinBot(Protocol):
+    def act(self, observation: Any) -> Any: ...
+
+
+@dataclass
+class MoveLog:
+    seat: int
+    turn: int
+    status: str
+    latency_ms: float
+    error: str | None = None
+    stderr: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "turn": self.turn,
+            "status": self.status,
+            "latency_ms": round(self.latency_ms, 3),
+            "error": self.error,
+            "stderr": self.stderr,
+        }
+
+
+@dataclass
+class MatchPlay:
+    state: State
+    forfeited: list[bool]
+    forfeit_reasons: list[str | None]
+    moves: list[MoveLog] = field(default_factory=list)
+
+
+def play_with_sessions(
+    state: State,
+    seats: Sequence[BuiltinBot | BotSession],
+    options: dict[str, Any] | None = None,
+    *,
+    replacement_seed: int = 0,
+) -> MatchPlay:
+    """Play ``state`` to its end; sessions are started here and always closed."""
+    players = len(seats)
+    if players != state.players:
+        raise ValueError(f"{players} seats for a game of {state.players}")
+    acting: list[Any] = list(seats)
+    play = MatchPlay(state, [False] * players, [None] * players)
+
+    def forfeit(seat: int, status: str, reason: str | None) -> None:
+        play.forfeited[seat] = True
+        play.forfeit_reasons[seat] = f"{status}: {reason}" if reason else status
+        session = acting[seat]
+        if isinstance(session, BotSession):
+            session.close()
+        acting[seat] = get_bot(REPLACEMENT_BOT, seed=replacement_seed + seat)
+
+    try:
+        for seat, bot in enumerate(seats):
+            if isinstance(bot, BotSession):
+                try:
+                    bot.start(seat, players, dict(options or {}))
+                except BotFailure as exc:
+                    r = exc.result
+                    play.moves.append(MoveLog(seat, state.turn, r.status, r.latency_ms, r.error, r.stderr_tail))
+                    forfeit(seat, r.status, r.error)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            observation = state.observation(seat)
+            bot = acting[seat]
+            if not isinstance(bot, BotSession):
+                state.apply(bot.act(observation))
+                continue
+            result = bot.act(observation.to_json())
+            log = MoveLog(seat, state.turn, result.status, result.latency_ms, result.error, result.stderr_tail)
+            play.moves.append(log)
+            if result.ok:
+                try:
+                    state.apply(action_from_json(result.action), seat)
+                    continue
+                except IllegalAction as exc:
+                    log.status, log.error = ILLEGAL, str(exc)
+            forfeit(seat, log.status, log.error)
+            state.apply(acting[seat].act(observation))
+        scores = [score.to_json() for score in state.scores()]
+        ranks = list(state.ranks())
+        for bot in acting:
+            if isinstance(bot, BotSession):
+                bot.end(scores, ranks)
+    finally:
+        for bot in list(seats) + acting:
+            if isinstance(bot, BotSession):
+                bot.close()
+    return play

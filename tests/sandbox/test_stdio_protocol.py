@@ -1,0 +1,58 @@
+"""Protocol v1 over stdin/stdout in the sandbox: replies, the time bank, and malformed output."""
+
+from __future__ import annotations
+
+from arena.botclient import INVALID, OK, TIMEOUT, BotFailure, SandboxedBot
+
+from .conftest import BOTS, FAKE_OBSERVATION
+
+
+def test_a_well_behaved_bot_answers_every_request(start_bot):
+    bot = start_bot("echo_turn")
+    results = [bot.act(dict(FAKE_OBSERVATION, turn=t)) for t in range(5)]
+    assert [r.status for r in results] == [OK] * 5
+    assert [r.action["turn"] for r in results] == [0, 1, 2, 3, 4]
+    assert results[0].action["time_ms"] == 1000 + 10000
+    assert all(r.latency_ms < 1000 for r in results)
+
+
+def test_the_caller_can_shorten_the_time_offered_for_a_move(start_bot):
+    bot = start_bot("echo_turn")
+    assert bot.act(FAKE_OBSERVATION, time_ms=250).action["time_ms"] == 250
+
+
+def test_time_over_the_move_limit_comes_out_of_the_bank_until_it_runs_out(start_bot):
+    bot = start_bot("slow_then_fast", move_ms=200, bank_ms=300)
+    first = bot.act(FAKE_OBSERVATION)
+    assert first.status == OK
+    assert first.action["time_ms"] == 500
+    assert 50 < bot.budget.bank_ms < 150  # about 200 ms of the bank spent
+    second = bot.act(FAKE_OBSERVATION)
+    assert second.status == TIMEOUT  # 400 ms needed, only about 300 left
+
+
+def test_a_reply_over_64_kib_is_invalid(start_bot):
+    result = start_bot("big_reply").act(FAKE_OBSERVATION)
+    assert result.status == INVALID
+    assert "65536" in result.error
+
+
+def test_output_nobody_asked_for_is_invalid(sandbox):
+    bot = SandboxedBot(BOTS / "chatty.py", sandbox=sandbox)
+    try:
+        # The stray line arrives with the reply or after it: refused either way.
+        bot.start(0, 2, {})
+        result = bot.act(FAKE_OBSERVATION)
+    except BotFailure as exc:
+        result = exc.result
+    finally:
+        bot.close()
+    assert result.status == INVALID
+    # Depending on when the stray line lands it is named as such or read as a bad reply.
+    assert "use stderr for logs" in result.error or "debug: ready sent" in result.error
+
+
+def test_json_that_is_not_an_action_is_invalid(start_bot):
+    result = start_bot("wrong_shape").act(FAKE_OBSERVATION)
+    assert result.status == INVALID
+    assert "JSON object" in result.error
