@@ -259,7 +259,9 @@ def enter_arena(*, player_id: int, game: str, table_size: int, entered_by: Any) 
             f"{spec.key} tables seat {spec.min_players} to {spec.max_players} players, got table_size {table_size}"
         )
     player = Player.objects.filter(pk=player_id).first()
-    if player is None or not (entered_by.is_staff or player.owner_id == entered_by.id):
+    # entered_by None: the service itself (house bots entered by an operator's command).
+    allowed = entered_by is None or entered_by.is_staff or (player is not None and player.owner_id == entered_by.id)
+    if player is None or not allowed:
         raise RequestError(f"unknown player {player_id}")
     try:
         runner.check_playable(player)

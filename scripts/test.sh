@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make test: the whole suite against real PostgreSQL and Redis, plus ruff, mypy and the OpenAPI check.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
+cd "$ROOT"
+
+SUDO=""
+if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+APT_UPDATED=0
+apt_install() {
+    if [ "$APT_UPDATED" = "0" ]; then
+        $SUDO apt-get update -q >/dev/null
+        APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "$@" </dev/null
+}
+
+# System packages the tests need.
+command -v bwrap >/dev/null || apt_install bubblewrap
+command -v pg_ctlcluster >/dev/null || apt_install postgresql
+command -v redis-server >/dev/null || apt_install redis-server
+command -v redis-cli >/dev/null || apt_install redis-tools
+
+# PostgreSQL and Redis: start them when installed but stopped.
+if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+    echo "==> starting PostgreSQL" >&2
+    $SUDO pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start || true
+    for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
+if ! psql -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; then
+    # A freshly installed server asks local TCP clients for a password; the tests connect as postgres.
+    HBA="$(ls /etc/postgresql/*/main/pg_hba.conf | sort -V | tail -1)"
+    echo "==> allowing local TCP connections as postgres in $HBA" >&2
+    $SUDO sed -i '1i host all postgres 127.0.0.1/32 trust\nhost all postgres ::1/128 trust' "$HBA"
+    $SUDO pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main reload
+    sleep 1
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+    echo "==> starting Redis" >&2
+    $SUDO mkdir -p /var/lib/redis /var/log/redis
+    $SUDO redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+        --dir /var/lib/redis --logfile /var/log/redis/ci.log
+    for _ in $(seq 1 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
+fi
+
+ensure_venv "$ROOT/requirements-dev.txt"
+export ARENA_REQUIRE_SERVICES=1
+export PYTHONDONTWRITEBYTECODE=1
+
+echo "==> ruff" >&2
+"$VENV/bin/ruff" check .
+echo "==> mypy --strict games/" >&2
+"$VENV/bin/mypy" --strict games/
+echo "==> OpenAPI schema" >&2
+"$VENV/bin/python" manage.py spectacular --validate --fail-on-warn --file "$(mktemp)"
+echo "==> pytest" >&2
+"$VENV/bin/python" -m pytest tests/ -p no:cacheprovider

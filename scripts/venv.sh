@@ -1,0 +1,18 @@
+# Sourced by run.sh and test.sh: creates .venv and installs the given requirements file when it changed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+
+ensure_venv() {
+    local requirements="$1"
+    if [ ! -x "$VENV/bin/python" ]; then
+        echo "==> creating the virtual environment in .venv" >&2
+        python3 -m venv "$VENV"
+    fi
+    local stamp="$VENV/.installed-$(basename "$requirements")"
+    if [ ! -f "$stamp" ] || [ "$requirements" -nt "$stamp" ] || [ "$ROOT/requirements.txt" -nt "$stamp" ]; then
+        echo "==> installing $(basename "$requirements") into .venv" >&2
+        "$VENV/bin/python" -m pip install --disable-pip-version-check --progress-bar on -q -r "$requirements"
+        touch "$stamp"
+    fi
+}
