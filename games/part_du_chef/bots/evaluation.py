@@ -8,13 +8,24 @@ counts per kind, which is all a score depends on, so trying a choice costs one s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
 from ..actions import Steal, Swap, Take
-from ..deck import BURNT, CHILI, IS_FINISHER, KIND_NAMES, KIND_OF, OLIVES_OF, RING
+from ..deck import (
+    BURNT,
+    BURNT_PENALTY,
+    CHILI,
+    IS_FINISHER,
+    KIND_NAMES,
+    KIND_OF,
+    MAJORITY_VALUE,
+    OLIVES_OF,
+    RING,
+    SORTS,
+    VARIETY_MULTIPLIER,
+)
 from ..observation import Observation
-from ..scoring import final_scores
 
 _KINDS = len(KIND_NAMES)
 
@@ -37,13 +48,77 @@ class Position:
         return Position([row[:] for row in self.counts], self.olives[:], self.received[:])
 
     def totals(self) -> list[int]:
-        # Scoring only needs how many chilis each seat holds; their ids do not change any total.
-        chilis = [[0] * row[CHILI] for row in self.counts]
-        scores, _ = final_scores(self.counts, chilis, self.olives, self.received)
-        return [s.total for s in scores]
+        return provisional_totals(self.counts, self.olives, self.received)
 
     def value(self, seat: int) -> float:
         return relative(self.totals(), seat)
+
+
+_CHILI_SORTS = tuple(tuple(combinations_with_replacement(SORTS, k)) for k in range(4))
+
+
+def provisional_totals(counts: Sequence[Sequence[int]], olives: Sequence[int], received: Sequence[int]) -> list[int]:
+    """Every seat's total if the game ended now, exactly as the rules score it, from counts alone
+    (the scoring module also names each chili's sort, which evaluation does not need)."""
+    table = counts
+    for row in counts:
+        if row[CHILI]:
+            with_chilis = [list(row[:CHILI]) for row in counts]
+            for seat, held in enumerate(counts):
+                if held[CHILI]:
+                    _assign_chilis(with_chilis, seat, held[CHILI])
+            table = with_chilis
+            break
+    columns = list(zip(*table, strict=True))
+    highest = [max(columns[sort]) for sort in SORTS]
+    totals = []
+    for seat, row in enumerate(table):
+        total = olives[seat] + received[seat] + BURNT_PENALTY * counts[seat][BURNT]
+        low = row[0]
+        for sort in SORTS:
+            count = row[sort]
+            if count < low:
+                low = count
+            if count and count == highest[sort]:
+                total += MAJORITY_VALUE[sort]
+        totals.append(total + VARIETY_MULTIPLIER * low)
+    return totals
+
+
+def _assign_chilis(table: list[list[int]], seat: int, chilis: int) -> None:
+    """The rules' assignment: the first multiset of sorts that maximises the holder's majorities and variety."""
+    row = table[seat]
+    best_other = [max(column) for column in zip(*table[:seat], *table[seat + 1 :], strict=True)]
+    if chilis == 1:
+        # One chili changes one sort's majority and maybe the minimum: no need to rescore the rest.
+        held = [MAJORITY_VALUE[s] if row[s] and row[s] >= best_other[s] else 0 for s in SORTS]
+        base = sum(held)
+        low = min(row)
+        lows = sum(1 for count in row if count == low)
+        best_sort, best_points = 0, -1
+        for sort in SORTS:
+            count = row[sort] + 1
+            points = base - held[sort] + (MAJORITY_VALUE[sort] if count >= best_other[sort] else 0)
+            points += VARIETY_MULTIPLIER * (low + 1 if count - 1 == low and lows == 1 else low)
+            if points > best_points:
+                best_sort, best_points = sort, points
+        row[best_sort] += 1
+        return
+    best: tuple[int, ...] = ()
+    best_points = -1
+    for combo in _CHILI_SORTS[chilis]:
+        for sort in combo:
+            row[sort] += 1
+        points = VARIETY_MULTIPLIER * min(row)
+        for sort in SORTS:
+            if row[sort] and row[sort] >= best_other[sort]:
+                points += MAJORITY_VALUE[sort]
+        for sort in combo:
+            row[sort] -= 1
+        if points > best_points:
+            best, best_points = combo, points
+    for sort in best:
+        row[sort] += 1
 
 
 def relative(totals: Sequence[int], seat: int) -> float:
@@ -89,9 +164,15 @@ def plan_take(position: Position, seat: int, slices: Sequence[int]) -> TakePlan:
             work.received[seat] += 1
     groups = _eating_groups(slices)
     eaten_count = [0] * len(groups)
+    finishers = any(IS_FINISHER[group[-1]] for group in groups)
 
     def evaluate() -> tuple[float, tuple[tuple[int, int], ...], list[int]]:
-        steals = _best_steals(work, seat, groups, eaten_count)
+        totals = work.totals()
+        if not finishers:
+            return relative(totals, seat), (), totals
+        steals = _best_steals(work, seat, groups, eaten_count, relative(totals, seat))
+        if not steals:
+            return relative(totals, seat), (), totals
         for finisher, victim in steals:
             kind = KIND_OF[finisher]
             work.counts[victim][kind] -= 1
@@ -124,7 +205,7 @@ def plan_take(position: Position, seat: int, slices: Sequence[int]) -> TakePlan:
 
 
 def _best_steals(
-    position: Position, seat: int, groups: list[list[int]], eaten_count: list[int]
+    position: Position, seat: int, groups: list[list[int]], eaten_count: list[int], base: float
 ) -> tuple[tuple[int, int], ...]:
     """For each kept finisher (the last slice of its group), the victim whose loss helps `seat` most, if any."""
     steals: list[tuple[int, int]] = []
@@ -135,7 +216,7 @@ def _best_steals(
             continue
         kind = KIND_OF[finisher]
         best_victim = -1
-        best_value = position.value(seat)
+        best_value = base
         for victim, row in enumerate(counts):
             if victim == seat or row[kind] == 0:
                 continue

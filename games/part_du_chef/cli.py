@@ -1,0 +1,451 @@
+"""The command line: simulate games between bots, verify and show game records, benchmark, strength ladder.
+
+    python -m games.part_du_chef simulate --players 4 --bots search,greedy,random,random --games 100 --out g.jsonl
+    python -m games.part_du_chef verify g.jsonl
+    python -m games.part_du_chef show g.jsonl --game 3
+    python -m games.part_du_chef bench
+    python -m games.part_du_chef ladder --games 1000 --seed 1
+
+Every mistake in the input (a bad option, an unknown bot, a missing file, a record that is not
+JSON or does not replay) ends with a one-line message naming it and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from . import simulation
+from .actions import Cut, Swap, Take, action_from_json
+from .bots import BOT_NAMES
+from .deck import CHILI, DECK, IS_FINISHER, KIND_NAMES, KIND_OF, PIZZAS, RING
+from .errors import RecordError
+from .record import discrepancies, replay
+from .state import MAX_PLAYERS, MIN_PLAYERS, State, portions_of
+
+# Long runs get a progress bar; short ones stay quiet.
+_PROGRESS_FROM = 20
+_CODES = ("Ma", "Re", "4F", "Ve", "Tr", "Ch", "Bu")
+_STYLES = ("red", "magenta", "yellow", "green", "bold white", "bright_red", "dim")
+
+
+class CliError(Exception):
+    """A user mistake: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CliError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+        status: int = args.handler(args)
+        return status
+    except CliError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(prog="python -m games.part_du_chef", description="La Part du Chef: simulate, verify, show, bench.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = commands.add_parser("simulate", help="play games between built-in bots, one record per line")
+    p.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    p.add_argument(
+        "--bots",
+        default="random",
+        help=f"one bot for every seat, or one per seat, comma-separated ({', '.join(BOT_NAMES)})",
+    )
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0, help="game i is dealt from seed + i")
+    p.add_argument("--marianne", action="store_true", help="play with La Marianne (every seat eligible)")
+    p.add_argument("--out", help="write the records here, one JSON object per line")
+    p.set_defaults(handler=_simulate)
+
+    p = commands.add_parser("verify", help="replay every record of a file and report each discrepancy")
+    p.add_argument("file")
+    p.set_defaults(handler=_verify)
+
+    p = commands.add_parser("show", help="draw a recorded game: pizzas, cuts, takes, scores")
+    p.add_argument("file")
+    p.add_argument("--game", type=int, default=1, help="which record of the file, from 1 (default 1)")
+    p.set_defaults(handler=_show)
+
+    p = commands.add_parser("bench", help="random-bot games per second, play and scoring, on one core")
+    p.add_argument("--games", type=int, default=2000, help="games per run (default 2000)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--runs", type=int, default=5, help="runs, of which the median is reported (default 5)")
+    p.set_defaults(handler=_bench)
+
+    p = commands.add_parser("ladder", help="search, greedy and random at four-player tables, with 95%% intervals")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    p.add_argument("--marianne", action="store_true")
+    p.add_argument("--playouts", type=int, help="the search bot's playouts per candidate (default: its own)")
+    p.set_defaults(handler=_ladder)
+    return parser
+
+
+# -- shared ------------------------------------------------------------------------------------
+
+
+def _positive(value: int, what: str) -> None:
+    if value < 1:
+        raise CliError(f"{what} must be at least 1, not {value}")
+
+
+def _players(value: int) -> None:
+    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise CliError(f"La Part du Chef is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {value}")
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Any]:
+    """A progress bar on stderr for long runs (a no-op callback for short ones)."""
+    if total < _PROGRESS_FROM:
+        yield lambda: None
+        return
+    progress = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task(label, total=total)
+        yield lambda: progress.advance(task)
+
+
+def _read_lines(path: str) -> list[tuple[int, str]]:
+    """The non-blank lines of a file with their line numbers, or CliError naming why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [(number, line) for number, line in enumerate(f, start=1) if line.strip()]
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path} is a directory, not a file of records") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path} is not UTF-8 text: records are JSON, one per line") from None
+    except OSError as e:
+        raise CliError(f"{path}: {e.strerror or e}") from None
+
+
+def _parse_json(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise CliError(f"not valid JSON ({e.msg} at column {e.colno})") from None
+    except RecursionError:
+        raise CliError("not valid JSON (nested too deeply)") from None
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+# -- simulate ----------------------------------------------------------------------------------
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    _players(args.players)
+    _positive(args.games, "--games")
+    names = [name.strip() for name in args.bots.split(",")]
+    for name in names:
+        if name not in BOT_NAMES:
+            raise CliError(f"unknown bot {name!r}: built-in bots are {', '.join(BOT_NAMES)}")
+    if len(names) == 1:
+        names = names * args.players
+    elif len(names) != args.players:
+        raise CliError(f"--bots names {len(names)} bots for {args.players} players: give one name or {args.players}")
+    out = None
+    if args.out is not None:
+        try:
+            out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 (closed below, after the last game)
+        except OSError as e:
+            raise CliError(f"cannot write {args.out}: {e.strerror or e}") from None
+    results = []
+    try:
+        with _progress(args.games, "simulate") as advance:
+            for result in simulation.simulate(
+                names, args.games, args.seed, marianne=args.marianne, with_records=out is not None
+            ):
+                if out is not None:
+                    out.write(json.dumps(result.record, separators=(",", ":")) + "\n")
+                results.append(result)
+                advance()
+    finally:
+        if out is not None:
+            out.close()
+    console = _console()
+    where = f", records in {args.out}" if out is not None else ""
+    console.print(
+        f"{args.games} games of {args.players} players, seeds {args.seed}..{args.seed + args.games - 1}"
+        f"{', with La Marianne' if args.marianne else ''}{where}"
+    )
+    console.print(_summary_table(simulation.summarize(results)))
+    return 0
+
+
+def _summary_table(summaries: Sequence[simulation.BotSummary]) -> Table:
+    table = Table(title="Per bot (mean ± 95% confidence interval, over games)")
+    table.add_column("bot")
+    table.add_column("seats", justify="right")
+    table.add_column("mean score", justify="right")
+    table.add_column("mean rank", justify="right")
+    table.add_column("win rate", justify="right")
+    for s in summaries:
+        table.add_row(s.name, str(s.seats), s.score.format(1), s.rank.format(2), s.wins.format(1, percent=True))
+    return table
+
+
+# -- verify ------------------------------------------------------------------------------------
+
+
+def _verify(args: argparse.Namespace) -> int:
+    lines = _read_lines(args.file)
+    if not lines:
+        raise CliError(f"{args.file} holds no records")
+    bad = 0
+    with _progress(len(lines), "verify") as advance:
+        for number, line in lines:
+            try:
+                problems = discrepancies(_parse_json(line))
+            except CliError as e:
+                problems = [str(e)]
+            for problem in problems:
+                print(f"{args.file}:{number}: {problem}")
+            bad += bool(problems)
+            advance()
+    if bad:
+        print(f"{bad} of {len(lines)} records do not verify", file=sys.stderr)
+        return 2
+    print(f"{len(lines)} records verified: every one replays to its recorded chili, scores and ranks")
+    return 0
+
+
+# -- show --------------------------------------------------------------------------------------
+
+
+def _show(args: argparse.Namespace) -> int:
+    lines = _read_lines(args.file)
+    if not 1 <= args.game <= len(lines):
+        raise CliError(f"{args.file} holds {len(lines)} records: there is no game {args.game}")
+    number, line = lines[args.game - 1]
+    try:
+        record = _parse_json(line)
+        final = replay(record)
+    except (CliError, RecordError) as e:
+        raise CliError(f"{args.file}:{number}: {e}") from None
+    _draw(record, final, f"{args.file}, game {args.game}")
+    return 0
+
+
+def _slice_text(sid: int) -> Text:
+    kind = KIND_OF[sid]
+    label = _CODES[kind] + (str(DECK[sid].olives) if kind < CHILI else "")
+    if IS_FINISHER[sid]:
+        label += "*"
+    return Text(label, style=_STYLES[kind])
+
+
+def _slices_text(ids: Sequence[int]) -> Text:
+    text = Text()
+    for i, sid in enumerate(ids):
+        if i:
+            text.append(" ")
+        text.append_text(_slice_text(sid))
+    return text or Text("-")
+
+
+def _swap_text(swap: Swap, owners: dict[int, int]) -> str:
+    parts = [
+        f"{_CODES[KIND_OF[g]]}#{g} for {_CODES[KIND_OF[t]]}#{t} of seat {owners[t]}"
+        for g, t in zip(swap.give, swap.take, strict=True)
+    ]
+    return "La Marianne: gives " + " and ".join(parts)
+
+
+def _draw(record: dict[str, Any], final: State, title: str) -> None:
+    console = _console()
+    players: list[str] = record["players"]
+    n = len(players)
+    marianne = "on" if final.marianne_enabled else "off"
+    console.print(Text(f"{title}: seed {record['seed']}, {n} players, La Marianne {marianne}", style="bold"))
+    console.print("Seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(players)))
+    console.print(
+        "Slices: Ma margherita, Re reine, 4F quatre fromages, Ve végétarienne, Tr truffe (digit = olives), "
+        "Ch chili, Bu burnt, * double finisher. A ring's position 12 neighbours position 0."
+    )
+    state = State.new(n, record["seed"], marianne=final.marianne_enabled, marianne_seats=final.marianne_seats)
+    actions = [action_from_json(entry) for entry in record["actions"]]
+    i = 0
+    for pizza in range(PIZZAS):
+        ring = state.pizzas[pizza]
+        chef = state.chef
+        cut = actions[i]
+        assert isinstance(cut, Cut)
+        console.print()
+        console.print(Text(f"Pizza {pizza + 1}: chef seat {chef} ({players[chef]})", style="bold underline"))
+        portions = portions_of(ring, cut.cuts)
+        portion_of = {}
+        for index, portion in enumerate(portions):
+            for sid in portion:
+                portion_of[sid] = index
+        grid = Table(show_header=True, box=None, pad_edge=False, padding=(0, 1))
+        grid.add_column("")
+        for position in range(RING):
+            grid.add_column(("|" if position in cut.cuts else " ") + str(position), justify="left")
+        grid.add_row("slice", *[_slice_text(sid) for sid in ring])
+        grid.add_row("portion", *[Text(chr(ord("A") + portion_of[sid])) for sid in ring])
+        console.print(grid)
+        line = f"  cut at {', '.join(map(str, cut.cuts))}: portions " + ", ".join(
+            f"{chr(ord('A') + index)} ({len(p)} slice{'s' if len(p) > 1 else ''})" for index, p in enumerate(portions)
+        )
+        console.print(line)
+        if cut.marianne is not None:
+            owners = {sid: state.owner[sid] for sid in cut.marianne.take}
+            console.print(f"  seat {chef} with the cut: {_swap_text(cut.marianne, owners)}")
+        state.apply(cut)
+        i += 1
+        for _ in range(n):
+            take = actions[i]
+            assert isinstance(take, Take)
+            seat = state.to_act
+            assert seat is not None
+            slices = portions[take.portion]
+            kept = [sid for sid in slices if sid not in take.eat]
+            text = Text(f"  seat {seat} ({players[seat]}) takes {chr(ord('A') + take.portion)}: keeps ")
+            text.append_text(_slices_text(kept))
+            if take.eat:
+                text.append(", eats ")
+                text.append_text(_slices_text(take.eat))
+                text.append(f" (+{sum(DECK[s].olives for s in take.eat)} olives)")
+            console.print(text)
+            for steal in take.steals:
+                console.print(
+                    f"    finisher #{steal.finisher} steals {_CODES[KIND_OF[steal.slice]]}#{steal.slice} "
+                    f"from seat {steal.victim} ({players[steal.victim]})"
+                )
+            if take.marianne is not None:
+                after = state.clone()
+                after.apply(Take(take.portion, take.eat, take.steals))
+                owners = {sid: after.owner[sid] for sid in take.marianne.take}
+                console.print(f"    {_swap_text(take.marianne, owners)}")
+            state.apply(take)
+            i += 1
+
+    console.print()
+    scores, chilis = final.results()
+    ranks = final.ranks()
+    table = Table(title="Final scores")
+    for column in ("seat", "player", "majority", "olives", "slices", "variety", "burnt", "total", "rank"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for score in scores:
+        table.add_row(
+            str(score.seat),
+            players[score.seat],
+            str(score.majority),
+            str(score.olives),
+            str(score.slices),
+            str(score.variety),
+            str(score.burnt),
+            Text(str(score.total), style="bold"),
+            str(ranks[score.seat]),
+        )
+    console.print(table)
+    held = Table(title="Kept at the end (each sort counting the chilis assigned to it)")
+    held.add_column("seat", justify="right")
+    for code in _CODES:
+        held.add_column(code, justify="right")
+    assigned = [[0] * len(_CODES) for _ in range(n)]
+    for seat, ids in enumerate(final.kept):
+        for sid in ids:
+            assigned[seat][KIND_OF[sid]] += 1
+    for c in chilis:
+        assigned[c.seat][c.sort] += 1
+    for seat in range(n):
+        held.add_row(str(seat), *[str(v) for v in assigned[seat]])
+    console.print(held)
+    for c in chilis:
+        console.print(f"chili #{c.slice} of seat {c.seat} counts as {KIND_NAMES[c.sort]}")
+
+
+# -- bench -------------------------------------------------------------------------------------
+
+
+def _bench(args: argparse.Namespace) -> int:
+    _positive(args.games, "--games")
+    _positive(args.runs, "--runs")
+    _players(args.players)
+    rates = []
+    for run in range(args.runs):
+        rate = simulation.bench_rate(args.games, args.players, seed=run * args.games)
+        rates.append(rate)
+        print(f"run {run + 1}: {args.games:,} games in {args.games / rate:.2f} s, {rate:,.0f} games/s")
+    median = statistics.median(rates)
+    print(
+        f"{args.players}-player random games, play + scoring, one core, median of {args.runs} runs: "
+        f"{median:,.0f} games/s"
+    )
+    return 0
+
+
+# -- ladder ------------------------------------------------------------------------------------
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    _positive(args.games, "--games")
+    _positive(args.workers, "--workers")
+    if args.playouts is not None:
+        _positive(args.playouts, "--playouts")
+    start = time.perf_counter()
+    with _progress(args.games, "ladder") as advance:
+        results = simulation.ladder(
+            args.games,
+            args.seed,
+            workers=min(args.workers, os.cpu_count() or 1),
+            marianne=args.marianne,
+            search_playouts=args.playouts,
+            on_result=lambda _: advance(),
+        )
+    seconds = time.perf_counter() - start
+    console = _console()
+    console.print(
+        f"{args.games} four-player games, seeds {args.seed}..{args.seed + args.games - 1}, "
+        f"La Marianne {'on' if args.marianne else 'off'}, {seconds:.0f} s"
+    )
+    console.print(_summary_table(simulation.summarize(results)))
+    pairs = simulation.head_to_head(results)
+    table = Table(title="Head to head: how often the row bot finishes above the column bot (ties count half)")
+    table.add_column("")
+    for name in simulation.LADDER_BOTS:
+        table.add_column(name, justify="right")
+    for row in simulation.LADDER_BOTS:
+        table.add_row(
+            row, *["" if row == col else pairs[(row, col)].format(1, percent=True) for col in simulation.LADDER_BOTS]
+        )
+    console.print(table)
+    return 0
