@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import actions
-from arena.models import ArenaEntry, Match
+from arena.models import ArenaEntry, Match, Player
 from ratings.elo import INITIAL_RATING
 
 # How many nearest candidates are tried when looking for a table that is not a repeat.
@@ -89,7 +89,7 @@ def tick(now: datetime | None = None) -> list[int]:
             entries = list(
                 ArenaEntry.objects.select_for_update(skip_locked=True, of=("self",))
                 .filter(active=True, game=game, table_size=size)
-                .select_related("current_match")
+                .select_related("current_match", "player")
             )
             ratings = dict(
                 Rating.objects.filter(game=game, player_id__in=[entry.player_id for entry in entries]).values_list(
@@ -108,6 +108,13 @@ def tick(now: datetime | None = None) -> list[int]:
                 if current is not None and current.finished_at and current.finished_at > since:
                     since = current.finished_at
                 pool.append(Waiting(entry, ratings.get(entry.player_id, INITIAL_RATING), since))
+            # People sit at tables of their own, played decision by decision (see arena.play.queue).
+            people = [waiting for waiting in pool if waiting.entry.player.kind == Player.Kind.HUMAN]
+            pool = [waiting for waiting in pool if waiting.entry.player.kind != Player.Kind.HUMAN]
+            if people:
+                from arena.play.queue import seat_people
+
+                created.extend(seat_people(people, game, size, now))
             for members in pick_tables(pool, size, now):
                 seated = rotate_seats(members)
                 match = actions.create_match(

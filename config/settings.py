@@ -125,7 +125,19 @@ ARENA_WINDOW_PER_SECOND = env_float("ARENA_WINDOW_PER_SECOND", 25.0)
 # Pause before each bot move, so that people can follow a match live; 0 plays at full speed.
 ARENA_BOT_MOVE_DELAY_SECONDS = env_float("ARENA_BOT_MOVE_DELAY_SECONDS", 0.0)
 
+# People at the table: seconds per decision, timeouts before a person forfeits, and how long a
+# person waits in the arena queue before house bots fill the empty seats.
+ARENA_TURN_SECONDS = env_float("ARENA_TURN_SECONDS", 60.0)
+ARENA_MAX_TIMEOUTS = env_int("ARENA_MAX_TIMEOUTS", 3)
+ARENA_HOUSE_BOTS_AFTER_SECONDS = env_float("ARENA_HOUSE_BOTS_AFTER_SECONDS", 30.0)
+ARENA_HOUSE_BOTS = env_list("ARENA_HOUSE_BOTS", ["greedy", "search", "random"])
+ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
+
 CELERY_BEAT_SCHEDULE = {
+    "play-sweep-turn-clocks": {
+        "task": "play.sweep_turn_clocks",
+        "schedule": ARENA_TURN_SWEEP_SECONDS,
+    },
     "arena-sweep-stuck-matches": {
         "task": "arena.sweep_stuck_matches",
         "schedule": ARENA_SWEEP_SECONDS,
@@ -150,6 +162,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "arena",
+    "arena.play",
     "ratings",
 ]
 
@@ -158,6 +171,7 @@ MIDDLEWARE = [
     # Serves the admin's and the API docs' assets from this server (no CDN, works offline).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -191,6 +205,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("nb", "Norsk bokmål")]
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -215,6 +233,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "match-create": env_str("ARENA_THROTTLE_MATCH_CREATE", "600/hour"),
         "arena-entry": env_str("ARENA_THROTTLE_ARENA_ENTRY", "300/hour"),
+        "play-action": env_str("ARENA_THROTTLE_PLAY_ACTION", "3600/hour"),
     },
     "EXCEPTION_HANDLER": "config.errors.json_exception_handler",
 }

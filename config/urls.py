@@ -31,5 +31,6 @@ urlpatterns = [
     path("api/auth/token/", obtain_auth_token, name="auth-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include("arena.play.urls")),
     path("api/", include(router.urls)),
 ]

@@ -1,0 +1,293 @@
+"""Interactive matches: people and bots at one table, one decision at a time.
+
+The game of an interactive match lives in a LiveGame row as its record so far. Every change locks
+that row, rebuilds the state by replaying the record, checks the decision's turn number, applies the
+action and saves the record again, all in one transaction; the next decision is then handed to a
+Celery task (a bot's move, or the turn clock of a person). A finished game is committed through
+`arena.actions.commit_result`, the same path as every other match, so it is rated exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arena import actions, runner
+from arena.models import Match, MatchSeat, Player
+from arena.play.models import LiveGame
+from games.part_du_chef import IllegalAction, State, action_from_json, replay
+from games.part_du_chef.bots import BOT_NAMES, get_bot
+
+log = logging.getLogger(__name__)
+
+# The house engine that plays a decision for a person whose clock ran out, or who left.
+STAND_IN = "greedy"
+
+
+class PlayError(ValueError):
+    """A request about an interactive match that cannot be carried out (answered 400)."""
+
+
+class StaleTurn(PlayError):
+    """The action answers a decision that has already been taken (answered 409)."""
+
+
+class NotSeated(PlayError):
+    """The asking player has no seat at this match (answered 404)."""
+
+
+def person_of(user: Any) -> Player:
+    """The human player of an account, created on first use under the account's username."""
+    player = Player.objects.filter(owner=user, kind=Player.Kind.HUMAN).order_by("id").first()
+    if player is not None:
+        return player
+    name = user.get_username()
+    if Player.objects.filter(name=name).exists():
+        name = f"{name}-{user.pk}"
+    return Player.objects.create(name=name, kind=Player.Kind.HUMAN, owner=user)
+
+
+def plays_itself(player: Player) -> bool:
+    """A bot that the service can seat at a table with people (a built-in engine)."""
+    return player.kind == Player.Kind.BOT and player.builtin in BOT_NAMES
+
+
+def create_live_match(
+    *,
+    game: str,
+    kind: str,
+    players: Sequence[Player],
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    created_by: Any = None,
+) -> Match:
+    """A running interactive match; call inside the caller's transaction or on its own."""
+    spec = actions.resolve_game(game)
+    count = len(players)
+    if not spec.min_players <= count <= spec.max_players:
+        raise PlayError(f"{spec.key} is played by {spec.min_players} to {spec.max_players} players, got {count}")
+    if len({player.id for player in players}) != count:
+        raise PlayError("a player is seated twice")
+    for player in players:
+        if player.kind == Player.Kind.BOT and not plays_itself(player):
+            raise PlayError(f"bot {player.id} ({player.name}) cannot play at a table with people")
+    try:
+        normalised = spec.validate_options(options or {}, count)
+    except (TypeError, ValueError) as exc:
+        raise PlayError(f"bad options: {exc}") from None
+    if seed is None:
+        seed = secrets.randbelow(actions.MAX_SEED)
+    now = timezone.now()
+    with transaction.atomic():
+        # Running from the start with no lease: the bot-match sweeper never touches it.
+        match = Match.objects.create(
+            game=spec.key,
+            kind=kind,
+            rated=kind in Match.RATED_KINDS,
+            options=normalised,
+            seed=seed,
+            status=Match.Status.RUNNING,
+            attempt=1,
+            started_at=now,
+            lease_expires_at=None,
+            created_by=created_by,
+        )
+        MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=s, player=p) for s, p in enumerate(players)])
+        state = spec.new_state(count, seed, normalised)
+        live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count)
+        _save(live, match, list(players), state, now)
+    return match
+
+
+def _extra(match: Match) -> dict[str, Any]:
+    return {"match": match.id}
+
+
+def load_state(live: LiveGame) -> State:
+    return replay(live.record, allow_unfinished=True)
+
+
+def _save(live: LiveGame, match: Match, players: list[Player], state: State, now: datetime) -> None:
+    """Store the state after a decision and hand the next decision to whoever takes it."""
+    live.record = state.to_record([player.name for player in players], _extra(match))
+    live.turn = state.turn
+    live.to_act = state.to_act
+    live.deadline = None
+    if state.is_over:
+        live.save()
+        _finish(live, match, players, state)
+        return
+    seat = state.to_act
+    assert seat is not None
+    person_to_act = players[seat].kind == Player.Kind.HUMAN and not live.out[seat]
+    if person_to_act:
+        live.deadline = now + timedelta(seconds=float(settings.ARENA_TURN_SECONDS))
+    live.save()
+    dispatch_turn(match.id, live.turn, live.deadline)
+
+
+def dispatch_turn(match_id: int, turn: int, deadline: datetime | None) -> None:
+    """On commit: a bot's move at once, or the turn clock of a person at its deadline."""
+    from arena.play.tasks import play_turn
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    if deadline is None:
+        transaction.on_commit(lambda: play_turn.apply_async((match_id, turn), queue=queue))
+    else:
+        transaction.on_commit(lambda: play_turn.apply_async((match_id, turn), queue=queue, eta=deadline))
+
+
+def final_ranks(totals: Sequence[int], forfeited: Sequence[bool]) -> tuple[int, ...]:
+    """1 + the number of players ahead; whoever forfeited is behind everyone who did not.
+
+    >>> final_ranks([50, 60, 40], [False, True, False])
+    (1, 3, 2)
+    """
+    return tuple(
+        1
+        + sum(
+            1
+            for other_total, other_out in zip(totals, forfeited, strict=True)
+            if (not other_out and out) or (other_out == out and other_total > total)
+        )
+        for total, out in zip(totals, forfeited, strict=True)
+    )
+
+
+def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -> None:
+    totals = tuple(int(score.total) for score in state.scores())
+    forfeited = tuple(bool(flag) for flag in live.out)
+    played = runner.PlayedGame(
+        record=live.record,
+        totals=totals,
+        ranks=final_ranks(totals, forfeited),
+        forfeited=forfeited,
+    )
+    if not actions.commit_result(match.id, match.attempt, played):
+        raise PlayError(f"match {match.id} could not be committed")
+
+
+def _lock(match_id: int) -> tuple[LiveGame, Match, list[Player]]:
+    live = LiveGame.objects.select_for_update(of=("self",)).select_related("match").filter(pk=match_id).first()
+    if live is None:
+        raise NotSeated(f"match {match_id} is not a game played at a table")
+    players = [seat.player for seat in MatchSeat.objects.filter(match_id=match_id).select_related("player")]
+    return live, live.match, players
+
+
+def seat_of(players: Sequence[Player], player: Player) -> int | None:
+    for seat, seated in enumerate(players):
+        if seated.id == player.id:
+            return seat
+    return None
+
+
+def submit_action(match_id: int, player: Player, turn: object, action: object) -> LiveGame:
+    """Apply a person's decision. `turn` must be the decision's number: a repeat is refused."""
+    if isinstance(turn, bool) or not isinstance(turn, int):
+        raise PlayError("turn must be the integer turn number of the decision you answer")
+    parsed = action_from_json(action)  # IllegalAction names a malformed shape
+    with transaction.atomic():
+        live, match, players = _lock(match_id)
+        seat = seat_of(players, player)
+        if seat is None:
+            raise NotSeated(f"you have no seat at match {match_id}")
+        if live.to_act is None or match.status != Match.Status.RUNNING:
+            raise IllegalAction("the game is over")
+        if turn < live.turn:
+            raise StaleTurn(f"turn {turn} has already been played; the game is at turn {live.turn}")
+        if turn > live.turn:
+            raise PlayError(f"turn {turn} has not come yet; the game is at turn {live.turn}")
+        if live.out[seat]:
+            raise IllegalAction("you have left this game; the house plays your seat")
+        state = load_state(live)
+        state.apply(parsed, seat=seat)
+        _save(live, match, players, state, timezone.now())
+    return live
+
+
+def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
+    """The decision `turn` taken by the house: a bot's own move, a person's expired clock, a forfeiter.
+
+    Idempotent: does nothing unless the game still waits for exactly that decision, and for a person
+    still in the game, unless their deadline has passed.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        live, match, players = _lock(match_id)
+        if live.to_act is None or live.turn != turn or match.status != Match.Status.RUNNING:
+            return "stale"
+        seat = live.to_act
+        player = players[seat]
+        engine = player.builtin if plays_itself(player) else STAND_IN
+        if player.kind == Player.Kind.HUMAN and not live.out[seat]:
+            if live.deadline is None or live.deadline > now:
+                return "not yet"
+            live.timeouts[seat] += 1
+            if live.timeouts[seat] >= settings.ARENA_MAX_TIMEOUTS:
+                live.out[seat] = True
+        state = load_state(live)
+        bot = get_bot(engine, seed=runner.seat_seed(match.seed, seat) + turn)
+        state.apply(bot.act(state.observation(seat)), seat=seat)
+        _save(live, match, players, state, now)
+    return "played"
+
+
+def resign(match_id: int, player: Player) -> LiveGame:
+    """The person leaves: they forfeit, and the house plays their seat to the end."""
+    with transaction.atomic():
+        live, match, players = _lock(match_id)
+        seat = seat_of(players, player)
+        if seat is None:
+            raise NotSeated(f"you have no seat at match {match_id}")
+        if live.to_act is None or match.status != Match.Status.RUNNING:
+            raise PlayError("the game is over")
+        if live.out[seat]:
+            return live
+        live.out[seat] = True
+        if live.to_act == seat:
+            live.deadline = None
+            dispatch_turn(match.id, live.turn, None)
+        live.save(update_fields=["out", "deadline", "updated_at"])
+    return live
+
+
+def sweep(now: datetime | None = None, bot_grace_seconds: float = 10.0) -> dict[str, int]:
+    """Backup for lost clock or bot messages: re-send the decisions that should have been taken."""
+    now = now or timezone.now()
+    expired = LiveGame.objects.filter(deadline__lt=now).values_list("match_id", "turn")
+    stalled = LiveGame.objects.filter(
+        deadline__isnull=True,
+        to_act__isnull=False,
+        updated_at__lt=now - timedelta(seconds=bot_grace_seconds),
+    ).values_list("match_id", "turn")
+    sent = 0
+    for match_id, turn in [*expired, *stalled]:
+        dispatch_turn(match_id, turn, None)
+        sent += 1
+    return {"sent": sent}
+
+
+@dataclass(frozen=True)
+class TableState:
+    live: LiveGame
+    players: list[Player]
+    seat: int | None
+    state: State
+
+
+def table_state(match_id: int, player: Player | None) -> TableState:
+    live = LiveGame.objects.select_related("match").filter(pk=match_id).first()
+    if live is None:
+        raise NotSeated(f"match {match_id} is not a game played at a table")
+    players = [seat.player for seat in MatchSeat.objects.filter(match_id=match_id).select_related("player")]
+    seat = seat_of(players, player) if player is not None else None
+    return TableState(live, players, seat, load_state(live))

@@ -1,0 +1,76 @@
+"""Interactive matches in progress, and friendly tables waiting for their guests."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from arena.models import Match, Player
+
+
+class LiveGame(models.Model):
+    """The game of an interactive match, saved after every decision.
+
+    `record` is the game record so far (format part-du-chef/1): it holds the pizzas still to come,
+    so it is never served while the game runs; the state is rebuilt from it by replaying.
+    """
+
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="live")
+    record = models.JSONField()
+    # Number of decisions taken; a client names it when it answers the decision after them.
+    turn = models.PositiveIntegerField(default=0)
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the person to act runs out of time; null while a bot or the house plays, or when over.
+    deadline = models.DateTimeField(null=True, blank=True)
+    # Per seat: decisions the clock has taken for that person, and whether they forfeited.
+    timeouts = models.JSONField(default=list)
+    out = models.JSONField(default=list)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["deadline"], name="live_deadline", condition=models.Q(deadline__isnull=False)),
+            models.Index(fields=["updated_at"], name="live_waiting_bot", condition=models.Q(to_act__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"live game of match {self.match_id} at turn {self.turn}"
+
+
+class FriendlyTable(models.Model):
+    """A table opened by a player for guests of their choosing; it plays unrated once all accept."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        STARTED = "started", "started"
+        CANCELLED = "cancelled", "cancelled"
+
+    host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_tables")
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"friendly table {self.pk} of {self.host} ({self.status})"
+
+
+class TableSeat(models.Model):
+    table = models.ForeignKey(FriendlyTable, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="table_seats")
+    accepted = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="table_seat_once"),
+            models.UniqueConstraint(fields=["table", "player"], name="table_player_once"),
+        ]
+        indexes = [models.Index(fields=["player", "table"], name="table_seat_player")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of table {self.table_id}: {self.player_id}"

@@ -1,0 +1,158 @@
+"""Thin API views of the play table over arena.play.engine, queue and tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.db.models import Q, QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arena import actions
+from arena.errors import BadRequest
+from arena.models import Player
+from arena.play import engine, queue, tables
+from arena.play.models import FriendlyTable
+from arena.play.serializers import (
+    ActionSubmitSerializer,
+    FriendlyTableSerializer,
+    QueueJoinSerializer,
+    QueueStatusSerializer,
+    TableOpenSerializer,
+    TableStateSerializer,
+)
+from arena.play.snapshot import snapshot
+from games.part_du_chef import IllegalAction
+
+T = TypeVar("T")
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "conflict"
+    default_code = "conflict"
+
+
+def answering(call: Callable[[], T]) -> T:
+    """Domain errors as JSON answers naming the problem."""
+    try:
+        return call()
+    except engine.StaleTurn as exc:
+        raise Conflict(str(exc)) from None
+    except engine.NotSeated as exc:
+        raise NotFound(str(exc)) from None
+    except (engine.PlayError, IllegalAction, actions.RequestError) as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def body(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return request.data
+
+
+def viewer(request: Request) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return Player.objects.filter(owner=request.user, kind=Player.Kind.HUMAN).order_by("id").first()
+
+
+class MatchStateView(APIView):
+    """The asking player's view of a table: observation, whose turn, the clock, the legal choices."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: TableStateSerializer})
+    def get(self, request: Request, pk: int) -> Response:
+        table = answering(lambda: engine.table_state(pk, viewer(request)))
+        return Response(snapshot(table))
+
+
+class MatchActionView(APIView):
+    throttle_scope = "play-action"
+
+    @extend_schema(
+        request=ActionSubmitSerializer,
+        responses={
+            200: TableStateSerializer,
+            400: OpenApiResponse(description="the action is illegal; `detail` names why"),
+            409: OpenApiResponse(description="the decision of this turn has already been taken"),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        data = body(request)
+        if "turn" not in data or "action" not in data:
+            raise BadRequest('send {"turn": <turn number>, "action": {...}}')
+        player = engine.person_of(request.user)
+        answering(lambda: engine.submit_action(pk, player, data["turn"], data["action"]))
+        return Response(snapshot(engine.table_state(pk, player)))
+
+
+class MatchResignView(APIView):
+    @extend_schema(request=None, responses={200: TableStateSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        player = engine.person_of(request.user)
+        answering(lambda: engine.resign(pk, player))
+        return Response(snapshot(engine.table_state(pk, player)))
+
+
+class ArenaQueueView(APIView):
+    """The ranked arena queue for people: join for a game and a table size, see your place, leave."""
+
+    throttle_scope = "arena-entry"
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(responses={200: QueueStatusSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(queue.status(request.user))
+
+    @extend_schema(request=QueueJoinSerializer, responses={201: QueueStatusSerializer})
+    def post(self, request: Request) -> Response:
+        data = body(request)
+        answering(lambda: queue.join(request.user, str(data.get("game", "")), data.get("table_size")))
+        return Response(queue.status(request.user), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: QueueStatusSerializer})
+    def delete(self, request: Request) -> Response:
+        queue.leave(request.user)
+        return Response(queue.status(request.user))
+
+
+class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Tables one hosts or is invited to; other tables answer 404."""
+
+    serializer_class = FriendlyTableSerializer
+
+    def get_queryset(self) -> QuerySet[FriendlyTable]:
+        if getattr(self, "swagger_fake_view", False):
+            return FriendlyTable.objects.none()
+        mine = Q(seats__player__owner=self.request.user, seats__player__kind=Player.Kind.HUMAN)
+        return FriendlyTable.objects.filter(mine).distinct().prefetch_related("seats").order_by("-id")
+
+    @extend_schema(request=TableOpenSerializer, responses={201: FriendlyTableSerializer})
+    def create(self, request: Request) -> Response:
+        incoming = TableOpenSerializer(data=body(request))
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        table = answering(lambda: tables.open_table(request.user, data["game"], data["guests"], data.get("options")))
+        return Response(self.get_serializer(self.get_queryset().get(pk=table.pk)).data, status=201)
+
+    @extend_schema(request=None, responses={200: FriendlyTableSerializer})
+    @action(detail=True, methods=["post"])
+    def accept(self, request: Request, pk: str | None = None) -> Response:
+        table = answering(lambda: tables.accept(request.user, int(pk or 0)))
+        return Response(self.get_serializer(self.get_queryset().get(pk=table.pk)).data)
+
+    @extend_schema(request=None, responses={200: FriendlyTableSerializer})
+    @action(detail=True, methods=["post"])
+    def decline(self, request: Request, pk: str | None = None) -> Response:
+        table = answering(lambda: tables.decline(request.user, int(pk or 0)))
+        return Response(self.get_serializer(self.get_queryset().get(pk=table.pk)).data)
