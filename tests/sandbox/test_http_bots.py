@@ -22,6 +22,7 @@ class _Bot(BaseHTTPRequestHandler):
 
     received: list[dict] = []
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
 
     def log_message(self, *args: object) -> None:
         pass
