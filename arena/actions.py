@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from arena import runner
 from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.signals import match_committed
 from games.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -192,6 +193,7 @@ def commit_result(match_id: int, attempt: int, played: runner.PlayedGame) -> boo
             # Taken after the rating rows are locked: per player, finished_at follows commit order.
             match.finished_at = timezone.now()
             match.save(update_fields=["status", "record", "lease_expires_at", "error", "finished_at"])
+            match_committed.send(sender=Match, match=match, seats=seats, played=played)
     except IntegrityError:
         log.warning("match %s was already rated; attempt %s discarded", match_id, attempt)
         return False
@@ -212,6 +214,7 @@ def run_match(match_id: int) -> str:
             match.seed,
             match.options,
             move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
+            match_id=match_id,
         )
     except Exception as exc:  # any failure of the game or a bot: retried, then failed
         log.exception("match %s attempt %s failed", match_id, attempt)
@@ -267,6 +270,11 @@ def enter_arena(*, player_id: int, game: str, table_size: int, entered_by: Any) 
         runner.check_playable(player)
     except runner.UnplayablePlayer as exc:
         raise RequestError(str(exc)) from None
+    from arena.submissions.rules import arena_refusal
+
+    refusal = arena_refusal(player)
+    if refusal:
+        raise RequestError(refusal)
     with transaction.atomic():
         existing = ArenaEntry.objects.filter(player=player, game=spec.key, table_size=table_size, active=True).first()
         if existing is not None:

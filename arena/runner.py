@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from arena.botclient import BotSession, StdioBot
+from arena.botclient.match import play_with_sessions
 from arena.models import Player
 from games.part_du_chef.bots import BOT_NAMES, get_bot
 from games.registry import get_game
@@ -29,11 +31,25 @@ def check_playable(player: Player) -> None:
         raise UnplayablePlayer(
             f"player {player.id} ({player.name}) is a person; only bots can be seated in matches played by the service"
         )
-    if player.builtin not in BOT_NAMES:
-        raise UnplayablePlayer(f"bot {player.id} ({player.name}) has no playable version")
+    if player.builtin in BOT_NAMES:
+        return
+    if not player.builtin:
+        from arena.submissions.seats import playable_refusal
+
+        refusal = playable_refusal(player)
+        if refusal is None:
+            return
+        raise UnplayablePlayer(refusal)
+    raise UnplayablePlayer(f"bot {player.id} ({player.name}) has no playable version")
 
 
-def bot_for_player(player: Player, seed: int) -> SeatBot:
+def bot_for_player(player: Player, seed: int, *, match_id: int | None = None, seat: int = 0) -> SeatBot | BotSession:
+    """A built-in engine, or for a submitted bot a session with the version pinned to the seat
+    (or its active version), run in the sandbox or called over HTTP."""
+    if player.kind == Player.Kind.BOT and not player.builtin:
+        from arena.submissions.seats import session_for
+
+        return session_for(player, match_id=match_id, seat=seat)
     check_playable(player)
     bot: SeatBot = get_bot(player.builtin, seed=seed)
     return bot
@@ -45,11 +61,23 @@ def seat_seed(match_seed: int, seat: int) -> int:
 
 
 @dataclass(frozen=True)
+class SeatLog:
+    """How a submitted bot's seat went: its version, every decision, what it wrote to stderr."""
+
+    seat: int
+    version_id: int | None
+    moves: list[dict[str, Any]]
+    stderr: str
+    forfeit_reason: str | None
+
+
+@dataclass(frozen=True)
 class PlayedGame:
     record: dict[str, Any]
     totals: tuple[int, ...]
     ranks: tuple[int, ...]
     forfeited: tuple[bool, ...]
+    seat_logs: tuple[SeatLog, ...] = ()
 
 
 def play(
@@ -59,10 +87,16 @@ def play(
     options: dict[str, Any],
     *,
     move_delay: float = 0.0,
+    match_id: int | None = None,
 ) -> PlayedGame:
     spec = get_game(game)
-    bots = [bot_for_player(player, seat_seed(seed, seat)) for seat, player in enumerate(players)]
+    bots = [
+        bot_for_player(player, seat_seed(seed, seat), match_id=match_id, seat=seat)
+        for seat, player in enumerate(players)
+    ]
     state = spec.new_state(len(players), seed, options)
+    if any(isinstance(bot, BotSession) for bot in bots):
+        return _play_with_sessions(state, players, bots, seed, options)
     while not state.is_over:
         seat = state.to_act
         if move_delay > 0:
@@ -76,4 +110,48 @@ def play(
         totals=tuple(int(score.total) for score in scores),
         ranks=tuple(int(rank) for rank in state.ranks()),
         forfeited=tuple(False for _ in players),
+    )
+
+
+# Per decision, what a bot wrote to stderr is kept up to this many characters in the match log.
+MOVE_STDERR_CHARS = 1024
+SEAT_STDERR_CHARS = 16 * 1024
+
+
+def _play_with_sessions(
+    state: Any,
+    players: Sequence[Player],
+    bots: Sequence[SeatBot | BotSession],
+    seed: int,
+    options: dict[str, Any],
+) -> PlayedGame:
+    """Submitted bots under the failure policy: a failing seat forfeits and `greedy` plays it on."""
+    played = play_with_sessions(state, bots, options, replacement_seed=seed)
+    logs = []
+    for seat, bot in enumerate(bots):
+        if not isinstance(bot, BotSession):
+            continue
+        moves = []
+        for move in played.moves:
+            if move.seat == seat:
+                entry = move.to_json()
+                entry["stderr"] = entry["stderr"][-MOVE_STDERR_CHARS:]
+                moves.append(entry)
+        stderr = bot.stderr_log if isinstance(bot, StdioBot) else ""
+        logs.append(
+            SeatLog(
+                seat=seat,
+                version_id=getattr(bot, "version_id", None),
+                moves=moves,
+                stderr=stderr[-SEAT_STDERR_CHARS:],
+                forfeit_reason=played.forfeit_reasons[seat],
+            )
+        )
+    record = state.to_record([player.name for player in players])
+    return PlayedGame(
+        record=record,
+        totals=tuple(int(score.total) for score in state.scores()),
+        ranks=tuple(int(rank) for rank in state.ranks()),
+        forfeited=tuple(played.forfeited),
+        seat_logs=tuple(logs),
     )

@@ -125,6 +125,29 @@ ARENA_WINDOW_PER_SECOND = env_float("ARENA_WINDOW_PER_SECOND", 25.0)
 # Pause before each bot move, so that people can follow a match live; 0 plays at full speed.
 ARENA_BOT_MOVE_DELAY_SECONDS = env_float("ARENA_BOT_MOVE_DELAY_SECONDS", 0.0)
 
+# --- Submitted bots and tournaments -----------------------------------------------------------
+# Failure policy for sandboxed and hosted bots: per-move limit, time bank per match, start limit.
+ARENA_BOT_MOVE_MS = env_int("ARENA_BOT_MOVE_MS", 1000)
+ARENA_BOT_BANK_MS = env_int("ARENA_BOT_BANK_MS", 10000)
+ARENA_BOT_START_MS = env_int("ARENA_BOT_START_MS", 5000)
+# Uploaded bots (one .py or .js file, or a .zip holding main.py) are stored in the database.
+ARENA_BOT_UPLOAD_MAX_BYTES = env_int("ARENA_BOT_UPLOAD_MAX_BYTES", 1024 * 1024)
+# Hosted bots on loopback or private addresses: for local development only.
+ARENA_BOT_ALLOW_PRIVATE_URLS = env_bool("ARENA_BOT_ALLOW_PRIVATE_URLS", False)
+ARENA_BOT_VALIDATION_GAMES = env_int("ARENA_BOT_VALIDATION_GAMES", 2)
+# A bot forfeiting in at least this share of its last arena matches is suspended from the arena.
+ARENA_BOT_SUSPEND_WINDOW = env_int("ARENA_BOT_SUSPEND_WINDOW", 20)
+ARENA_BOT_SUSPEND_RATIO = env_float("ARENA_BOT_SUSPEND_RATIO", 0.25)
+ARENA_SANDBOX_STATE_DIR = env_str("ARENA_SANDBOX_STATE_DIR", "/run/arena-sandbox")
+ARENA_SANDBOX_BASE_UID = env_int("ARENA_SANDBOX_BASE_UID", 62000)
+ARENA_SANDBOX_SLOTS = env_int("ARENA_SANDBOX_SLOTS", 16)
+ARENA_SANDBOX_BWRAP = env_str("ARENA_SANDBOX_BWRAP", "/usr/bin/bwrap")
+# Unpacked uploads, one directory per bundle digest, shared by the matches of a worker machine.
+ARENA_BOT_CACHE_DIR = env_str("ARENA_BOT_CACHE_DIR", str(BASE_DIR / "var" / "bot-cache"))
+ARENA_TOURNAMENT_MAX_GAMES = env_int("ARENA_TOURNAMENT_MAX_GAMES", 2000)
+ARENA_TOURNAMENT_MAX_ENTRIES = env_int("ARENA_TOURNAMENT_MAX_ENTRIES", 64)
+ARENA_TOURNAMENT_TICK_SECONDS = env_float("ARENA_TOURNAMENT_TICK_SECONDS", 5.0)
+
 # People at the table: seconds per decision, timeouts before a person forfeits, and how long a
 # person waits in the arena queue before house bots fill the empty seats.
 ARENA_TURN_SECONDS = env_float("ARENA_TURN_SECONDS", 60.0)
@@ -134,6 +157,14 @@ ARENA_HOUSE_BOTS = env_list("ARENA_HOUSE_BOTS", ["greedy", "search", "random"])
 ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
 
 CELERY_BEAT_SCHEDULE = {
+    "tournaments-tick": {
+        "task": "tournaments.tick",
+        "schedule": ARENA_TOURNAMENT_TICK_SECONDS,
+    },
+    "submissions-sweep-validations": {
+        "task": "submissions.sweep_validations",
+        "schedule": ARENA_SWEEP_SECONDS,
+    },
     "play-sweep-turn-clocks": {
         "task": "play.sweep_turn_clocks",
         "schedule": ARENA_TURN_SWEEP_SECONDS,
@@ -164,6 +195,8 @@ INSTALLED_APPS = [
     "arena",
     "arena.play",
     "ratings",
+    "arena.submissions",
+    "arena.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -233,6 +266,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "match-create": env_str("ARENA_THROTTLE_MATCH_CREATE", "600/hour"),
         "arena-entry": env_str("ARENA_THROTTLE_ARENA_ENTRY", "300/hour"),
+        "bot-upload": env_str("ARENA_THROTTLE_BOT_UPLOAD", "60/hour"),
+        "tournament": env_str("ARENA_THROTTLE_TOURNAMENT", "120/hour"),
         "play-action": env_str("ARENA_THROTTLE_PLAY_ACTION", "3600/hour"),
     },
     "EXCEPTION_HANDLER": "config.errors.json_exception_handler",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from arena.models import Match, Player
-from ratings.elo import INITIAL_RATING, new_ratings
+from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES, new_ratings
 from ratings.models import Rating, RatingChange
 
 
@@ -42,11 +42,12 @@ def rate_match(
         .order_by("player_id")
     }
     rows = [locked[player.id] for player in players]
-    after = new_ratings([row.rating for row in rows], list(totals), [row.games for row in rows], list(forfeited))
+    k_games = [row.k_games for row in rows]
+    after = new_ratings([row.rating for row in rows], list(totals), k_games, list(forfeited))
     now = timezone.now()
     changes = []
     ledger = []
-    for row, rating_after in zip(rows, after, strict=True):
+    for row, rating_after, k_count in zip(rows, after, k_games, strict=True):
         changes.append(SeatChange(row.player_id, row.rating, rating_after))
         ledger.append(
             RatingChange(
@@ -56,19 +57,33 @@ def rate_match(
                 before=row.rating,
                 after=rating_after,
                 games_before=row.games,
+                k_games=k_count,
             )
         )
         row.rating = rating_after
         row.games += 1
+        row.provisional_left = max(0, row.provisional_left - 1)
         row.updated_at = now
     # Unique (match, player) makes a second rating of the same match fail as a whole.
     RatingChange.objects.bulk_create(ledger)
-    Rating.objects.bulk_update(rows, ["rating", "games", "updated_at"])
+    Rating.objects.bulk_update(rows, ["rating", "games", "provisional_left", "updated_at"])
     return changes
 
 
 class LedgerMismatch(AssertionError):
     """The ratings do not follow from replaying the ledger."""
+
+
+def _k_games(change: RatingChange | None, games: int) -> int:
+    """The replayed count, unless the ledger shows a provisional reset (a new bot version)."""
+    if change is None or change.k_games is None or change.k_games == games:
+        return games
+    if change.k_games > games or change.k_games >= PROVISIONAL_GAMES:
+        raise LedgerMismatch(
+            f"match {change.match_id} player {change.player_id}: K count {change.k_games} "
+            f"with {games} games played is not a provisional reset"
+        )
+    return change.k_games
 
 
 def replay_ledger(game: str) -> dict[int, tuple[float, int]]:
@@ -97,7 +112,10 @@ def replay_ledger(game: str) -> dict[int, tuple[float, int]]:
         after = new_ratings(
             [rating for rating, _ in current],
             [float(seat.score or 0) for seat in seats],
-            [games for _, games in current],
+            [
+                _k_games(recorded.get((match_id, seat.player_id)), games)
+                for seat, (_, games) in zip(seats, current, strict=True)
+            ],
             [seat.forfeited for seat in seats],
         )
         for seat, (rating, games), value in zip(seats, current, after, strict=True):

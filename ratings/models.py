@@ -17,6 +17,9 @@ class Rating(models.Model):
     kind = models.CharField(max_length=8, choices=Player.Kind.choices)
     rating = models.FloatField(default=INITIAL_RATING)
     games = models.PositiveIntegerField(default=0)
+    # Rated games still played at the provisional K after a submitted bot's new version became
+    # active: the rating is kept, but it moves as fast as a newcomer's again.
+    provisional_left = models.PositiveSmallIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -39,7 +42,14 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+        return self.games < PROVISIONAL_GAMES or self.provisional_left > 0
+
+    @property
+    def k_games(self) -> int:
+        """The rated-game count K is taken from: below PROVISIONAL_GAMES while provisional again."""
+        if self.provisional_left <= 0:
+            return self.games
+        return min(self.games, PROVISIONAL_GAMES - min(self.provisional_left, PROVISIONAL_GAMES))
 
 
 class RatingChange(models.Model):
@@ -51,6 +61,8 @@ class RatingChange(models.Model):
     before = models.FloatField()
     after = models.FloatField()
     games_before = models.PositiveIntegerField()
+    # The count K was taken from (lower than games_before while a new bot version is provisional).
+    k_games = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,0 +1,100 @@
+"""Submitted bots (players of kind bot with an owner), their versions, and how each seat went."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from arena.models import Match, Player
+
+
+class SubmittedBot(models.Model):
+    """The submission side of a bot player; its id is the player's id."""
+
+    player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="submission")
+    game = models.CharField(max_length=32)
+    description = models.CharField(max_length=500, blank=True, default="")
+    retired_at = models.DateTimeField(null=True, blank=True)
+    # Set when too many arena matches were forfeited; cleared when a new version becomes active.
+    suspended_at = models.DateTimeField(null=True, blank=True)
+    suspension_reason = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player_id"]
+
+    def __str__(self) -> str:
+        return f"submitted bot {self.player_id}"
+
+
+class BotVersion(models.Model):
+    class Source(models.TextChoices):
+        UPLOAD = "upload", "upload"
+        ENDPOINT = "endpoint", "endpoint"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        VALIDATING = "validating", "validating"
+        ACTIVE = "active", "active"
+        REJECTED = "rejected", "rejected"
+        RETIRED = "retired", "retired"
+
+    bot = models.ForeignKey(SubmittedBot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    source = models.CharField(max_length=16, choices=Source.choices)
+    # Uploads: the original file name (its suffix says .py, .js or .zip) and the bytes as sent.
+    filename = models.CharField(max_length=200, blank=True, default="")
+    bundle = models.BinaryField(null=True, blank=True, editable=False)
+    bundle_sha256 = models.CharField(max_length=64, blank=True, default="")
+    bundle_size = models.PositiveIntegerField(default=0)
+    endpoint = models.CharField(max_length=2000, blank=True, default="")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    reason = models.TextField(blank=True, default="")
+    # Owner-only: what validation did, game by game, with the bot's stderr.
+    log = models.JSONField(default=list, blank=True)
+    # Fencing token of validation runs, as for matches.
+    attempt = models.PositiveIntegerField(default=0)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    validated_at = models.DateTimeField(null=True, blank=True)
+    activated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["bot_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "number"], name="version_number_once_per_bot"),
+            models.UniqueConstraint(fields=["bot"], condition=Q(status="active"), name="one_active_version_per_bot"),
+        ]
+        indexes = [models.Index(fields=["status", "lease_expires_at"], name="version_status_lease")]
+
+    def __str__(self) -> str:
+        return f"bot {self.bot_id} v{self.number} ({self.status})"
+
+
+class BotSeat(models.Model):
+    """The version of a submitted bot at one seat of a match and, once played, its move log.
+
+    Pinned rows are written when the match is made (validation games, tournaments: that version
+    plays whatever happens to the bot meanwhile); otherwise the active version plays and the row
+    is written with the result.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="bot_seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="bot_seats")
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="seats")
+    pinned = models.BooleanField(default=False)
+    played = models.BooleanField(default=False)
+    forfeited = models.BooleanField(default=False)
+    forfeit_reason = models.TextField(blank=True, default="")
+    # [{"turn", "status", "latency_ms", "error", "stderr"}] per decision; stderr is for the owner only.
+    moves = models.JSONField(default=list, blank=True)
+    stderr = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["match_id", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="bot_seat_once")]
+        indexes = [models.Index(fields=["version", "match"], name="bot_seat_version_match")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}: version {self.version_id}"

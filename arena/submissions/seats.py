@@ -1,0 +1,105 @@
+"""Seating submitted bots: which version plays a seat, and the session that plays it.
+
+Uploaded versions run in the sandbox (never bare: if it cannot start, SandboxUnavailable goes up
+and the match is retried, then failed, with that message); hosted versions are called over HTTP.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from django.conf import settings
+
+from arena.botclient import BotSession, HttpBot, SandboxedBot
+from arena.models import Player
+from arena.sandbox import Sandbox, SandboxConfig
+from arena.submissions import bundles
+from arena.submissions.models import BotSeat, BotVersion
+
+_sandboxes: dict[tuple[object, ...], Sandbox] = {}
+_lock = threading.Lock()
+
+
+def get_sandbox() -> Sandbox:
+    """The sandbox configured by the settings (one per configuration, so checks run once)."""
+    key = (
+        settings.ARENA_SANDBOX_STATE_DIR,
+        settings.ARENA_SANDBOX_BASE_UID,
+        settings.ARENA_SANDBOX_SLOTS,
+        settings.ARENA_SANDBOX_BWRAP,
+    )
+    with _lock:
+        box = _sandboxes.get(key)
+        if box is None:
+            box = Sandbox(
+                SandboxConfig(
+                    state_dir=Path(settings.ARENA_SANDBOX_STATE_DIR),
+                    base_uid=int(settings.ARENA_SANDBOX_BASE_UID),
+                    slots=int(settings.ARENA_SANDBOX_SLOTS),
+                    bwrap=settings.ARENA_SANDBOX_BWRAP,
+                )
+            )
+            _sandboxes[key] = box
+        return box
+
+
+def active_version(player: Player) -> BotVersion | None:
+    return (
+        BotVersion.objects.filter(bot_id=player.id, status=BotVersion.Status.ACTIVE, bot__retired_at__isnull=True)
+        .defer("bundle", "log")
+        .first()
+    )
+
+
+def playable_refusal(player: Player) -> str | None:
+    """Why this submitted bot cannot be seated now, or None."""
+    version = active_version(player)
+    if version is not None:
+        return None
+    latest = BotVersion.objects.filter(bot_id=player.id).only("number", "status", "bot__retired_at").last()
+    if latest is None:
+        return f"bot {player.id} ({player.name}) has no playable version"
+    if latest.status == BotVersion.Status.RETIRED:
+        return f"bot {player.id} ({player.name}) is retired"
+    return f"bot {player.id} ({player.name}) has no active version (version {latest.number} is {latest.status})"
+
+
+def open_session(version: BotVersion) -> BotSession:
+    """A protocol v1 session for this version, with the failure-policy limits from the settings."""
+    limits = {
+        "move_ms": int(settings.ARENA_BOT_MOVE_MS),
+        "bank_ms": int(settings.ARENA_BOT_BANK_MS),
+        "start_ms": int(settings.ARENA_BOT_START_MS),
+        "game": version.bot.game,
+    }
+    session: BotSession
+    if version.source == BotVersion.Source.ENDPOINT:
+        session = HttpBot(version.endpoint, allow_private=bool(settings.ARENA_BOT_ALLOW_PRIVATE_URLS), **limits)
+    else:
+        box = get_sandbox()
+        box.check()  # before anything of the upload is touched
+        data = version.bundle
+        if data is None:
+            data = BotVersion.objects.values_list("bundle", flat=True).get(pk=version.pk)
+        files = bundles.materialize(version.filename, bytes(data), version.bundle_sha256, box)
+        session = SandboxedBot(files, sandbox=box, **limits)
+    session.version_id = version.id  # type: ignore[attr-defined]
+    return session
+
+
+def session_for(player: Player, *, match_id: int | None, seat: int) -> BotSession:
+    from arena.runner import UnplayablePlayer
+
+    version = None
+    if match_id is not None:
+        pin = BotSeat.objects.filter(match_id=match_id, seat=seat, pinned=True).select_related("version__bot").first()
+        if pin is not None:
+            version = pin.version
+    if version is None:
+        version = active_version(player)
+    if version is None:
+        raise UnplayablePlayer(playable_refusal(player) or f"bot {player.id} has no playable version")
+    if version.bot_id != player.id:
+        raise UnplayablePlayer(f"version {version.id} does not belong to bot {player.id}")
+    return open_session(version)

@@ -1,0 +1,24 @@
+"""Celery tasks of submitted bots: JSON arguments (ids only), stable names, idempotent."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from arena.submissions import actions
+from arena.submissions.actions import VALIDATION_LEASE_SECONDS
+
+
+@shared_task(
+    name="submissions.validate_version",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=VALIDATION_LEASE_SECONDS * 0.9,
+    time_limit=VALIDATION_LEASE_SECONDS * 0.95,
+)
+def validate_version(version_id: int) -> str:
+    return actions.run_validation(int(version_id))
+
+
+@shared_task(name="submissions.sweep_validations", acks_late=True, time_limit=60)
+def sweep_validations() -> dict[str, int]:
+    return actions.sweep_validations()

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "arena.tournaments"
+    label = "tournaments"
+    verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from arena.signals import match_committed
+        from arena.tournaments import receivers
+
+        match_committed.connect(receivers.tournament_match_done, dispatch_uid="tournaments.match_done")

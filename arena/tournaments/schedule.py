@@ -1,0 +1,76 @@
+"""Who sits where: round-robin tables, swiss tables, seat rotations and deals (pure functions).
+
+>>> round_robin_tables([1, 2, 3, 4], 3)
+[(1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)]
+>>> table_sizes(7, 3)
+[3, 2, 2]
+>>> [rotations((1, 2, 3), deal, duplicate=True) for deal in (0, 1)]
+[[(1, 2, 3), (2, 3, 1), (3, 1, 2)], [(1, 2, 3), (2, 3, 1), (3, 1, 2)]]
+>>> [rotations((1, 2, 3), deal, duplicate=False) for deal in (0, 1)]
+[[(1, 2, 3)], [(2, 3, 1)]]
+>>> games_per_round(7, 3, 2, duplicate=True, round_robin=False)
+14
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+MAX_SEED = 2**31 - 1
+
+
+def round_robin_tables(entries: Sequence[T], size: int) -> list[tuple[T, ...]]:
+    """Every table of `size` entrants, once."""
+    return list(itertools.combinations(entries, size))
+
+
+def table_sizes(count: int, size: int) -> list[int]:
+    """Swiss tables for `count` entrants: as few tables as tables of at most `size` allow, their
+    sizes as equal as possible, the larger first."""
+    if count < 2:
+        raise ValueError("a round needs at least 2 entrants")
+    tables = math.ceil(count / size)
+    base, extra = divmod(count, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def swiss_tables(ordered: Sequence[T], size: int) -> list[tuple[T, ...]]:
+    """Consecutive entrants of the standings (best first) share a table."""
+    tables = []
+    start = 0
+    for width in table_sizes(len(ordered), size):
+        tables.append(tuple(ordered[start : start + width]))
+        start += width
+    return tables
+
+
+def rotations(table: tuple[T, ...], deal: int, *, duplicate: bool) -> list[tuple[T, ...]]:
+    """The seatings a deal is played in: every rotation (duplicate), or one turned by the deal."""
+    width = len(table)
+    if duplicate:
+        return [table[shift:] + table[:shift] for shift in range(width)]
+    shift = deal % width
+    return [table[shift:] + table[:shift]]
+
+
+def games_of_table(width: int, games_per_table: int, *, duplicate: bool) -> int:
+    return games_per_table * (width if duplicate else 1)
+
+
+def games_per_round(count: int, size: int, games_per_table: int, *, duplicate: bool, round_robin: bool) -> int:
+    if round_robin:
+        return math.comb(count, size) * games_of_table(size, games_per_table, duplicate=duplicate)
+    return sum(games_of_table(w, games_per_table, duplicate=duplicate) for w in table_sizes(count, size))
+
+
+def deal_seed(tournament_id: int, round_number: int, table: int, deal: int) -> int:
+    """The same seed for every rotation of a deal: that is what makes a deal duplicate."""
+    value = tournament_id
+    for part in (round_number, table, deal):
+        value = (value * 1_000_003 + 7919 * (part + 1)) % MAX_SEED
+    return value

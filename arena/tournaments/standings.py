@@ -1,0 +1,60 @@
+"""Standings: points by finishing place at each table, then the documented tie-breaks.
+
+At a table of N, a player gets one point per opponent placed below it and half a point per
+opponent placed level (N - 1 points for a clear first place, 0 for a clear last). A forfeiter is
+placed below every player that did not forfeit, as in the ratings. Ties in the standings are
+broken by, in order: first places, the sum of game totals, fewer forfeits, earlier entry.
+
+>>> table_points([(False, 30), (False, 20), (False, 20)])
+[2.0, 0.5, 0.5]
+>>> table_points([(True, 50), (False, 10)])
+[0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ratings.elo import outcome
+
+
+def table_points(results: Sequence[tuple[bool, float]]) -> list[float]:
+    """(forfeited, total) per seat -> points per seat."""
+    return [sum(outcome(mine, theirs) for j, theirs in enumerate(results) if j != i) for i, mine in enumerate(results)]
+
+
+@dataclass
+class Standing:
+    entry: int
+    points: float = 0.0
+    games: int = 0
+    wins: int = 0
+    score: int = 0
+    forfeits: int = 0
+    rank: int = 0
+    history: list[int] = field(default_factory=list)
+
+    def key(self) -> tuple[float, int, int, int, int]:
+        return (-self.points, -self.wins, -self.score, self.forfeits, self.entry)
+
+
+def compute(entries: Sequence[int], games: Sequence[Sequence[tuple[int, bool, int]]]) -> list[Standing]:
+    """`games`: per finished game, (entry, forfeited, total) in seat order. Best first."""
+    table = {entry: Standing(entry) for entry in entries}
+    for seats in games:
+        points = table_points([(forfeited, total) for _, forfeited, total in seats])
+        for (entry, forfeited, total), got in zip(seats, points, strict=True):
+            row = table.get(entry)
+            if row is None:
+                continue
+            row.points += got
+            row.games += 1
+            row.score += total
+            row.forfeits += int(forfeited)
+            if got == len(seats) - 1:
+                row.wins += 1
+    ordered = sorted(table.values(), key=Standing.key)
+    for index, row in enumerate(ordered):
+        row.rank = index + 1
+    return ordered
