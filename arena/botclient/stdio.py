@@ -13,6 +13,7 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -60,8 +61,11 @@ class _Tail:
 class StdioBot(BotSession):
     """A bot speaking protocol v1 on a process started by ``_spawn``."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, wall_s: float = 600.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.wall_s = wall_s
+        self._wall_timer: threading.Timer | None = None
+        self._wall_expired = False
         self.process: SandboxedProcess | None = None
         self._out = bytearray()
         self._out_total = 0
@@ -77,6 +81,10 @@ class StdioBot(BotSession):
         if self.process is not None:
             raise RuntimeError("a bot session starts only once")
         self.process = self._spawn()
+        # A whole-match wall-clock limit, enforced even if the caller stops asking.
+        self._wall_timer = threading.Timer(self.wall_s, self._expire, args=(self.process,))
+        self._wall_timer.daemon = True
+        self._wall_timer.start()
         popen = self.process.popen
         assert popen.stdin and popen.stdout and popen.stderr
         self._fds = {
@@ -87,6 +95,10 @@ class StdioBot(BotSession):
         for fd in self._fds.values():
             os.set_blocking(fd, False)
 
+    def _expire(self, process: SandboxedProcess) -> None:
+        self._wall_expired = True
+        process.kill()
+
     @property
     def stderr_log(self) -> str:
         """Everything the bot wrote to stderr this match (last 64 KiB)."""
@@ -95,6 +107,8 @@ class StdioBot(BotSession):
     # -- one request ------------------------------------------------------------------
 
     def _exchange(self, message: dict[str, Any], timeout_s: float, reply: bool) -> Exchange:
+        if self._wall_expired:
+            return self._stop(TIMEOUT, f"the bot ran past the match's wall-clock limit of {self.wall_s:.0f} s")
         if self.process is None or self.process.popen.poll() is not None:
             return self._dead("the bot is not running")
         self._err_move = _Tail(STDERR_MOVE_CAP)
@@ -215,6 +229,8 @@ class StdioBot(BotSession):
 
     def _dead(self, what: str) -> Exchange:
         """The bot died on its own: say how, with what it wrote to stderr last."""
+        if self._wall_expired:
+            return self._stop(TIMEOUT, f"the bot ran past the match's wall-clock limit of {self.wall_s:.0f} s")
         popen = self.process.popen if self.process else None
         code = None
         if popen is not None:
@@ -227,6 +243,8 @@ class StdioBot(BotSession):
         return Exchange(None, CRASH, f"{what}{_describe_exit(code)}", self._err_move.text())
 
     def _shutdown(self) -> None:
+        if self._wall_timer is not None:
+            self._wall_timer.cancel()
         if self.process is not None:
             self.process.close()
             self._fds = {}

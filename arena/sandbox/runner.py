@@ -77,19 +77,34 @@ class SandboxedProcess:
     def uid(self) -> int:
         return self.slot.uid
 
+    def kill(self) -> None:
+        """Kill every process of the bot (pipes stay open: readers see end of file)."""
+        with self._lock:
+            # Once closed, the slot may already belong to another bot.
+            if not self._closed:
+                self._kill_all()
+
+    def _kill_all(self) -> None:
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        # --new-session puts the bot in its own session, out of reach of
+        # killpg; every process of the slot uid is the bot's, so kill those.
+        kill_uid(self.slot.uid)
+
     def close(self) -> None:
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-        try:
             try:
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            # --new-session puts the bot in its own session, out of reach of
-            # killpg; every process of the slot uid is the bot's, so kill those.
-            kill_uid(self.slot.uid)
+                self._kill_all()
+            except BaseException:
+                self.slot.release()
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                raise
+        try:
             self.popen.wait(timeout=5)
             for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
                 if stream is not None:
@@ -163,6 +178,15 @@ class Sandbox:
             if not os.access(path, os.X_OK):
                 hint = " (apt-get install bubblewrap)" if label == "bubblewrap" else ""
                 raise SandboxUnavailable(f"{label} not found at {path}{hint}")
+        for parent in [*reversed(cfg.state_dir.parents)]:
+            if not parent.exists():
+                break  # created below with mode 755
+            mode = parent.stat().st_mode
+            if not mode & 0o001:
+                raise SandboxUnavailable(
+                    f"{parent} (mode {mode & 0o777:o}) cannot be traversed by the sandbox users; "
+                    f"choose a state directory whose parents are world-searchable, not {cfg.state_dir}"
+                )
         try:
             with open("/proc/sys/user/max_user_namespaces") as fh:
                 if int(fh.read().strip() or 0) == 0:
@@ -177,7 +201,12 @@ class Sandbox:
         root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.config.state_dir, 0o711)
         os.chmod(root, 0o711)
-        path = root / uuid.uuid4().hex
+        if slot is not None:
+            # Whatever a killed worker left staged for this slot is stale now that we hold it.
+            for stale in root.glob(f"slot{slot.index}-*"):
+                shutil.rmtree(stale, ignore_errors=True)
+        prefix = f"slot{slot.index}-" if slot is not None else "probe-"
+        path = root / f"{prefix}{uuid.uuid4().hex}"
         path.mkdir(mode=0o750)
         if slot is not None:
             os.chown(path, 0, slot.gid)

@@ -1,0 +1,101 @@
+"""The sandbox's life cycle: refusal when it cannot run, the wall clock, and a worker that dies."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from arena.botclient import TIMEOUT, SandboxedBot
+from arena.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
+from arena.sandbox.slots import processes_of
+
+from .conftest import BOTS, FAKE_OBSERVATION, ROOT, TEST_BASE_UID
+
+LIFECYCLE_UID = TEST_BASE_UID + 50  # slots of their own, so the other tests' checks stay exact
+
+
+def _wait_until_gone(uid: int, timeout_s: float = 5.0) -> list[int]:
+    deadline = time.monotonic() + timeout_s
+    while processes_of(uid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return processes_of(uid)
+
+
+def test_without_bubblewrap_an_untrusted_bot_is_refused_not_run_bare(tmp_path):
+    box = Sandbox(SandboxConfig(bwrap=str(tmp_path / "no-bwrap"), state_dir=tmp_path / "state"))
+    with pytest.raises(SandboxUnavailable, match="bubblewrap not found"):
+        SandboxedBot(BOTS / "echo_turn.py", sandbox=box)
+
+
+def test_a_worker_that_is_not_root_is_refused_with_a_clear_error(tmp_path):
+    script = (
+        "from pathlib import Path\n"
+        "from arena.sandbox import Sandbox, SandboxConfig, SandboxUnavailable\n"
+        "try:\n"
+        "    Sandbox(SandboxConfig(state_dir=Path('/tmp/arena-sandbox-nobody'))).check()\n"
+        "except SandboxUnavailable as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run(
+        ["/usr/bin/python3", "-c", script],
+        user=65534,
+        group=65534,
+        extra_groups=[],
+        env={"PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "must be started by root" in out.stdout
+
+
+def test_a_bot_past_the_match_wall_clock_is_killed_even_when_nobody_asks(sandbox):
+    bot = SandboxedBot(BOTS / "echo_turn.py", sandbox=sandbox, wall_s=0.5)
+    bot.start(0, 2, {})
+    uid = bot.uid
+    assert bot.act(FAKE_OBSERVATION).ok
+    assert processes_of(uid)
+    assert _wait_until_gone(uid, 3.0) == []
+    result = bot.act(FAKE_OBSERVATION)
+    bot.close()
+    assert result.status == TIMEOUT
+    assert "wall-clock" in result.error
+
+
+def test_a_state_directory_the_slot_users_cannot_reach_is_refused(tmp_path):
+    tmp_path.chmod(0o700)
+    box = Sandbox(SandboxConfig(state_dir=tmp_path / "state"))
+    with pytest.raises(SandboxUnavailable, match="cannot be traversed"):
+        box.check()
+
+
+def test_when_the_worker_is_killed_its_sandboxed_bot_dies_too():
+    script = f"""
+import sys, time
+from pathlib import Path
+from arena.botclient import SandboxedBot
+from arena.sandbox import Sandbox, SandboxConfig
+box = Sandbox(SandboxConfig(state_dir=Path("/run/arena-sandbox-tests-worker"), base_uid={LIFECYCLE_UID}, slots=1))
+bot = SandboxedBot(Path({str(BOTS / "busy_sleep.py")!r}), sandbox=box)
+bot.start(0, 2, {{}})
+print(bot.uid, flush=True)
+time.sleep(60)
+"""
+    worker = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    try:
+        uid = int(worker.stdout.readline())
+        assert uid == LIFECYCLE_UID
+        assert processes_of(uid)
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=5)
+        assert _wait_until_gone(uid) == []
+    finally:
+        worker.kill()
+        worker.wait()
