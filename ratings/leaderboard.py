@@ -1,20 +1,22 @@
 """Leaderboard reads that stay fast with a million rated players.
 
-Pages and ranks are read from the (game, rating desc, player id) indexes; a rank is one plus the
-number of players ahead, counted with two index range scans. Ties on rating go to the lower id.
-The total count of a board is cached for a few seconds: an exact count walks the whole index.
+Rows are read from the (game[, kind], rating desc, player id) indexes. Ranks are exact counts: the
+players in higher rating buckets (ratings.buckets keeps one row per rating point) plus the players
+ahead within one's own bucket, an index range of at most a few thousand entries. Ties on rating go to
+the lower player id. Deep pages jump to their first bucket the same way instead of skipping rows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 
-from ratings.models import Rating
+from ratings.buckets import bucket_of
+from ratings.models import Rating, RatingBucket
 
-COUNT_CACHE_SECONDS = 10
+# Below this offset, skipping index entries is cheaper than reading the histogram.
+DIRECT_OFFSET = 2_000
 
 
 def board(game: str, kind: str | None = None) -> QuerySet[Rating]:
@@ -24,22 +26,15 @@ def board(game: str, kind: str | None = None) -> QuerySet[Rating]:
     return rows.order_by("-rating", "player_id")
 
 
-def _count_key(game: str, kind: str | None) -> str:
-    return f"leaderboard-count:{game}:{kind or 'all'}"
-
-
-def forget_counts(game: str) -> None:
-    """Drop the cached sizes of a game's boards (after a bulk load, say)."""
-    cache.delete_many([_count_key(game, kind) for kind in (None, "bot", "human")])
+def _buckets(game: str, kind: str | None) -> QuerySet[RatingBucket]:
+    rows = RatingBucket.objects.filter(game=game)
+    if kind:
+        rows = rows.filter(kind=kind)
+    return rows
 
 
 def board_size(game: str, kind: str | None = None) -> int:
-    key = _count_key(game, kind)
-    size = cache.get(key)
-    if size is None:
-        size = board(game, kind).count()
-        cache.set(key, size, COUNT_CACHE_SECONDS)
-    return int(size)
+    return int(_buckets(game, kind).aggregate(total=Sum("count"))["total"] or 0)
 
 
 @dataclass(frozen=True)
@@ -50,15 +45,37 @@ class Ranked:
 
 def page(game: str, kind: str | None, number: int, size: int) -> list[Ranked]:
     offset = (number - 1) * size
-    rows = board(game, kind).select_related("player")[offset : offset + size]
-    return [Ranked(offset + index + 1, row) for index, row in enumerate(rows)]
+    rows = board(game, kind)
+    skip = offset
+    if offset >= DIRECT_OFFSET:
+        # Find the bucket holding the page's first row; count only from there.
+        ahead = 0
+        counts = (
+            _buckets(game, kind)
+            .values("bucket")
+            .annotate(n=Sum("count"))
+            .order_by("-bucket")
+            .values_list("bucket", "n")
+        )
+        for bucket, count in counts:
+            if ahead + count > offset:
+                rows = rows.filter(rating__lt=bucket + 1)
+                skip = offset - ahead
+                break
+            ahead += count
+    # Two steps: the page's keys from the index alone, then those rows with their players.
+    keys = list(rows.values_list("id", flat=True)[skip : skip + size])
+    found = {row.id: row for row in Rating.objects.filter(id__in=keys).select_related("player")}
+    return [Ranked(offset + index + 1, found[key]) for index, key in enumerate(keys) if key in found]
 
 
 def rank_of(row: Rating, kind: str | None = None) -> int:
-    ahead = board(game=row.game, kind=kind)
-    better = ahead.filter(rating__gt=row.rating).count()
-    tied_before = ahead.filter(rating=row.rating, player_id__lt=row.player_id).count()
-    return better + tied_before + 1
+    bucket = bucket_of(row.rating)
+    higher = _buckets(row.game, kind).filter(bucket__gt=bucket).aggregate(total=Sum("count"))["total"] or 0
+    rows = board(row.game, kind)
+    in_bucket = rows.filter(rating__gt=row.rating, rating__lt=bucket + 1).count()
+    tied_before = rows.filter(rating=row.rating, player_id__lt=row.player_id).count()
+    return int(higher) + in_bucket + tied_before + 1
 
 
 def neighbours(row: Rating, rank: int, count: int, kind: str | None = None) -> tuple[list[Ranked], list[Ranked]]:

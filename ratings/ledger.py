@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from arena.models import Match, Player
+from ratings import buckets
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES, new_ratings
 from ratings.models import Rating, RatingChange
 
@@ -47,6 +48,11 @@ def rate_match(
     now = timezone.now()
     changes = []
     ledger = []
+    # A row that was never rated is not in the histogram yet.
+    buckets.move(
+        match.game,
+        [(row.kind, row.rating if row.games else None, value) for row, value in zip(rows, after, strict=True)],
+    )
     for row, rating_after, k_count in zip(rows, after, k_games, strict=True):
         changes.append(SeatChange(row.player_id, row.rating, rating_after))
         ledger.append(

@@ -75,3 +75,24 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} player {self.player_id}: {self.before:.1f} -> {self.after:.1f}"
+
+
+class RatingBucket(models.Model):
+    """How many rated players of a game and kind have a rating in [bucket, bucket + 1).
+
+    Kept in the transaction of every rating change, so a rank is an exact count read from at most a
+    few thousand bucket rows plus one bucket's index range, instead of walking a million index entries.
+    """
+
+    game = models.CharField(max_length=32)
+    kind = models.CharField(max_length=8, choices=Player.Kind.choices)
+    bucket = models.IntegerField()
+    count = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "kind", "bucket"], name="one_bucket_per_game_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.kind} [{self.bucket}, {self.bucket + 1}): {self.count}"

@@ -64,7 +64,6 @@ class Command(BaseCommand):
                     time.sleep(0.2)
         finally:
             ArenaEntry.objects.filter(pk__in=[e.pk for e in entries]).update(active=False)
-        leaderboard.forget_counts(GAME)
         self._print_leaderboard()
 
     def _print_leaderboard(self) -> None:
