@@ -287,6 +287,9 @@ SPECTACULAR_SETTINGS = {
         "PlayerKindEnum": "arena.models.Player.Kind",
         "MatchKindEnum": "arena.models.Match.Kind",
         "MatchStatusEnum": "arena.models.Match.Status",
+        "BotVersionStatusEnum": "arena.submissions.models.BotVersion.Status",
+        "BotStatusEnum": "arena.submissions.models.BOT_STATUSES",
+        "TournamentStatusEnum": "arena.tournaments.models.Tournament.Status",
     },
 }
 

@@ -6,6 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from arena.submissions.views import BotViewSet
+from arena.tournaments.views import TournamentViewSet
 from arena.views import ArenaEntryViewSet, GamesView, MatchViewSet, PlayerViewSet
 from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
 
@@ -13,6 +15,8 @@ router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
 router.register("arena/entries", ArenaEntryViewSet, basename="arena-entry")
+router.register("bots", BotViewSet, basename="bot")
+router.register("tournaments", TournamentViewSet, basename="tournament")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

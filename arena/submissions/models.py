@@ -71,6 +71,12 @@ class BotVersion(models.Model):
         return f"bot {self.bot_id} v{self.number} ({self.status})"
 
 
+# A bot's status as the API shows it: its own state, else that of its latest version.
+BOT_STATUSES = [("active", "active"), ("suspended", "suspended"), ("retired", "retired")] + [
+    (value, value) for value in BotVersion.Status.values if value not in ("active", "retired")
+]
+
+
 class BotSeat(models.Model):
     """The version of a submitted bot at one seat of a match and, once played, its move log.
 

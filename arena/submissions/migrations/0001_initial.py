@@ -5,85 +5,130 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('arena', '0002_builtin_bots'),
+        ("arena", "0002_builtin_bots"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SubmittedBot',
+            name="SubmittedBot",
             fields=[
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='submission', serialize=False, to='arena.player')),
-                ('game', models.CharField(max_length=32)),
-                ('description', models.CharField(blank=True, default='', max_length=500)),
-                ('retired_at', models.DateTimeField(blank=True, null=True)),
-                ('suspended_at', models.DateTimeField(blank=True, null=True)),
-                ('suspension_reason', models.TextField(blank=True, default='')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="submission",
+                        serialize=False,
+                        to="arena.player",
+                    ),
+                ),
+                ("game", models.CharField(max_length=32)),
+                ("description", models.CharField(blank=True, default="", max_length=500)),
+                ("retired_at", models.DateTimeField(blank=True, null=True)),
+                ("suspended_at", models.DateTimeField(blank=True, null=True)),
+                ("suspension_reason", models.TextField(blank=True, default="")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['player_id'],
+                "ordering": ["player_id"],
             },
         ),
         migrations.CreateModel(
-            name='BotVersion',
+            name="BotVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('source', models.CharField(choices=[('upload', 'upload'), ('endpoint', 'endpoint')], max_length=16)),
-                ('filename', models.CharField(blank=True, default='', max_length=200)),
-                ('bundle', models.BinaryField(blank=True, null=True)),
-                ('bundle_sha256', models.CharField(blank=True, default='', max_length=64)),
-                ('bundle_size', models.PositiveIntegerField(default=0)),
-                ('endpoint', models.CharField(blank=True, default='', max_length=2000)),
-                ('status', models.CharField(choices=[('pending', 'pending'), ('validating', 'validating'), ('active', 'active'), ('rejected', 'rejected'), ('retired', 'retired')], default='pending', max_length=16)),
-                ('reason', models.TextField(blank=True, default='')),
-                ('log', models.JSONField(blank=True, default=list)),
-                ('attempt', models.PositiveIntegerField(default=0)),
-                ('lease_expires_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('validated_at', models.DateTimeField(blank=True, null=True)),
-                ('activated_at', models.DateTimeField(blank=True, null=True)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='versions', to='submissions.submittedbot')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField()),
+                ("source", models.CharField(choices=[("upload", "upload"), ("endpoint", "endpoint")], max_length=16)),
+                ("filename", models.CharField(blank=True, default="", max_length=200)),
+                ("bundle", models.BinaryField(blank=True, null=True)),
+                ("bundle_sha256", models.CharField(blank=True, default="", max_length=64)),
+                ("bundle_size", models.PositiveIntegerField(default=0)),
+                ("endpoint", models.CharField(blank=True, default="", max_length=2000)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "pending"),
+                            ("validating", "validating"),
+                            ("active", "active"),
+                            ("rejected", "rejected"),
+                            ("retired", "retired"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                ("reason", models.TextField(blank=True, default="")),
+                ("log", models.JSONField(blank=True, default=list)),
+                ("attempt", models.PositiveIntegerField(default=0)),
+                ("lease_expires_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("validated_at", models.DateTimeField(blank=True, null=True)),
+                ("activated_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="versions",
+                        to="submissions.submittedbot",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['bot_id', 'number'],
+                "ordering": ["bot_id", "number"],
             },
         ),
         migrations.CreateModel(
-            name='BotSeat',
+            name="BotSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('pinned', models.BooleanField(default=False)),
-                ('played', models.BooleanField(default=False)),
-                ('forfeited', models.BooleanField(default=False)),
-                ('forfeit_reason', models.TextField(blank=True, default='')),
-                ('moves', models.JSONField(blank=True, default=list)),
-                ('stderr', models.TextField(blank=True, default='')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bot_seats', to='arena.match')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bot_seats', to='arena.player')),
-                ('version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='submissions.botversion')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("pinned", models.BooleanField(default=False)),
+                ("played", models.BooleanField(default=False)),
+                ("forfeited", models.BooleanField(default=False)),
+                ("forfeit_reason", models.TextField(blank=True, default="")),
+                ("moves", models.JSONField(blank=True, default=list)),
+                ("stderr", models.TextField(blank=True, default="")),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="bot_seats", to="arena.match"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="bot_seats", to="arena.player"
+                    ),
+                ),
+                (
+                    "version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="submissions.botversion"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match_id', 'seat'],
-                'indexes': [models.Index(fields=['version', 'match'], name='bot_seat_version_match')],
-                'constraints': [models.UniqueConstraint(fields=('match', 'seat'), name='bot_seat_once')],
+                "ordering": ["match_id", "seat"],
+                "indexes": [models.Index(fields=["version", "match"], name="bot_seat_version_match")],
+                "constraints": [models.UniqueConstraint(fields=("match", "seat"), name="bot_seat_once")],
             },
         ),
         migrations.AddIndex(
-            model_name='botversion',
-            index=models.Index(fields=['status', 'lease_expires_at'], name='version_status_lease'),
+            model_name="botversion",
+            index=models.Index(fields=["status", "lease_expires_at"], name="version_status_lease"),
         ),
         migrations.AddConstraint(
-            model_name='botversion',
-            constraint=models.UniqueConstraint(fields=('bot', 'number'), name='version_number_once_per_bot'),
+            model_name="botversion",
+            constraint=models.UniqueConstraint(fields=("bot", "number"), name="version_number_once_per_bot"),
         ),
         migrations.AddConstraint(
-            model_name='botversion',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'active')), fields=('bot',), name='one_active_version_per_bot'),
+            model_name="botversion",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "active")), fields=("bot",), name="one_active_version_per_bot"
+            ),
         ),
     ]

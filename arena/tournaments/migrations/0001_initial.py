@@ -6,85 +6,146 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('arena', '0002_builtin_bots'),
-        ('submissions', '0001_initial'),
+        ("arena", "0002_builtin_bots"),
+        ("submissions", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('game', models.CharField(max_length=32)),
-                ('format', models.CharField(choices=[('round_robin', 'round robin'), ('swiss', 'swiss')], max_length=16)),
-                ('table_size', models.PositiveSmallIntegerField()),
-                ('games_per_table', models.PositiveSmallIntegerField(default=1)),
-                ('duplicate', models.BooleanField(default=False)),
-                ('rated', models.BooleanField(default=True)),
-                ('rounds', models.PositiveSmallIntegerField(default=1)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('status', models.CharField(choices=[('registration', 'registration'), ('running', 'running'), ('finished', 'finished'), ('cancelled', 'cancelled')], default='registration', max_length=16)),
-                ('starts_at', models.DateTimeField(blank=True, null=True)),
-                ('current_round', models.PositiveSmallIntegerField(default=0)),
-                ('games_total', models.PositiveIntegerField(default=0)),
-                ('error', models.TextField(blank=True, default='')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tournaments', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("game", models.CharField(max_length=32)),
+                (
+                    "format",
+                    models.CharField(choices=[("round_robin", "round robin"), ("swiss", "swiss")], max_length=16),
+                ),
+                ("table_size", models.PositiveSmallIntegerField()),
+                ("games_per_table", models.PositiveSmallIntegerField(default=1)),
+                ("duplicate", models.BooleanField(default=False)),
+                ("rated", models.BooleanField(default=True)),
+                ("rounds", models.PositiveSmallIntegerField(default=1)),
+                ("options", models.JSONField(blank=True, default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("registration", "registration"),
+                            ("running", "running"),
+                            ("finished", "finished"),
+                            ("cancelled", "cancelled"),
+                        ],
+                        default="registration",
+                        max_length=16,
+                    ),
+                ),
+                ("starts_at", models.DateTimeField(blank=True, null=True)),
+                ("current_round", models.PositiveSmallIntegerField(default=0)),
+                ("games_total", models.PositiveIntegerField(default=0)),
+                ("error", models.TextField(blank=True, default="")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentEntry',
+            name="TournamentEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('dropped', models.CharField(blank=True, default='', max_length=300)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_entries', to='arena.player')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament')),
-                ('version', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='submissions.botversion')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("dropped", models.CharField(blank=True, default="", max_length=300)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournament_entries",
+                        to="arena.player",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="entries", to="tournaments.tournament"
+                    ),
+                ),
+                (
+                    "version",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="submissions.botversion",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'tournament entries',
-                'ordering': ['tournament_id', 'id'],
+                "verbose_name_plural": "tournament entries",
+                "ordering": ["tournament_id", "id"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentGame',
+            name="TournamentGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField()),
-                ('table', models.PositiveIntegerField()),
-                ('deal', models.PositiveSmallIntegerField()),
-                ('rotation', models.PositiveSmallIntegerField()),
-                ('entries', models.JSONField()),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_game', to='arena.match')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='tournaments.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("round", models.PositiveSmallIntegerField()),
+                ("table", models.PositiveIntegerField()),
+                ("deal", models.PositiveSmallIntegerField()),
+                ("rotation", models.PositiveSmallIntegerField()),
+                ("entries", models.JSONField()),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tournament_game", to="arena.match"
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="games", to="tournaments.tournament"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament_id', 'round', 'table', 'deal', 'rotation'],
+                "ordering": ["tournament_id", "round", "table", "deal", "rotation"],
             },
         ),
         migrations.AddIndex(
-            model_name='tournament',
-            index=models.Index(fields=['status', 'starts_at'], name='tournament_status_start'),
+            model_name="tournament",
+            index=models.Index(fields=["status", "starts_at"], name="tournament_status_start"),
         ),
         migrations.AddConstraint(
-            model_name='tournamententry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player'), name='enter_tournament_once'),
+            model_name="tournamententry",
+            constraint=models.UniqueConstraint(fields=("tournament", "player"), name="enter_tournament_once"),
         ),
         migrations.AddConstraint(
-            model_name='tournamentgame',
-            constraint=models.UniqueConstraint(fields=('tournament', 'round', 'table', 'deal', 'rotation'), name='tournament_game_once'),
+            model_name="tournamentgame",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "round", "table", "deal", "rotation"), name="tournament_game_once"
+            ),
         ),
     ]

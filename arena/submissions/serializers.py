@@ -1,0 +1,167 @@
+"""API shapes of submitted bots and their versions (explicit fields; owner, rating, status read-only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from arena.submissions.models import BOT_STATUSES, BotSeat, BotVersion, SubmittedBot
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BotVersion
+        fields = [
+            "number",
+            "source",
+            "filename",
+            "bundle_size",
+            "bundle_sha256",
+            "endpoint",
+            "status",
+            "reason",
+            "created_at",
+            "validated_at",
+            "activated_at",
+        ]
+        read_only_fields = fields
+
+
+class BotVersionDetailSerializer(BotVersionSerializer):
+    log = serializers.JSONField(read_only=True, help_text="What validation did, game by game (owner only).")
+
+    class Meta(BotVersionSerializer.Meta):
+        fields = [*BotVersionSerializer.Meta.fields, "log"]
+        read_only_fields = fields
+
+
+class BotRatingSerializer(serializers.Serializer):
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class BotSerializer(serializers.ModelSerializer):
+    id = serializers.IntegerField(source="player_id", read_only=True)
+    name = serializers.CharField(source="player.name", max_length=64)
+    owner = serializers.CharField(source="player.owner.username", read_only=True)
+    status = serializers.SerializerMethodField()
+    rating = serializers.SerializerMethodField()
+    active_version = serializers.SerializerMethodField()
+    latest_version = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SubmittedBot
+        fields = [
+            "id",
+            "name",
+            "game",
+            "description",
+            "owner",
+            "status",
+            "rating",
+            "active_version",
+            "latest_version",
+            "suspended_at",
+            "suspension_reason",
+            "retired_at",
+            "created_at",
+        ]
+        read_only_fields = [
+            "id",
+            "game",
+            "owner",
+            "status",
+            "rating",
+            "active_version",
+            "latest_version",
+            "suspended_at",
+            "suspension_reason",
+            "retired_at",
+            "created_at",
+        ]
+
+    def _versions(self, bot: SubmittedBot) -> list[BotVersion]:
+        return sorted(bot.versions.all(), key=lambda version: version.number)
+
+    @extend_schema_field(serializers.ChoiceField(choices=BOT_STATUSES))
+    def get_status(self, bot: SubmittedBot) -> str:
+        if bot.retired_at is not None:
+            return "retired"
+        if bot.suspended_at is not None:
+            return "suspended"
+        versions = self._versions(bot)
+        if any(version.status == BotVersion.Status.ACTIVE for version in versions):
+            return "active"
+        return versions[-1].status if versions else BotVersion.Status.PENDING
+
+    @extend_schema_field(BotRatingSerializer(allow_null=True))
+    def get_rating(self, bot: SubmittedBot) -> dict[str, Any] | None:
+        for row in bot.player.ratings.all():
+            if row.game == bot.game:
+                return {"rating": row.rating, "games": row.games, "provisional": row.provisional}
+        return None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_active_version(self, bot: SubmittedBot) -> int | None:
+        for version in self._versions(bot):
+            if version.status == BotVersion.Status.ACTIVE:
+                return version.number
+        return None
+
+    @extend_schema_field(BotVersionSerializer(allow_null=True))
+    def get_latest_version(self, bot: SubmittedBot) -> dict[str, Any] | None:
+        versions = self._versions(bot)
+        return BotVersionSerializer(versions[-1]).data if versions else None
+
+    def update(self, instance: SubmittedBot, validated_data: dict[str, Any]) -> SubmittedBot:
+        player_data = validated_data.pop("player", {})
+        if "name" in player_data:
+            instance.player.name = player_data["name"]
+            instance.player.save(update_fields=["name"])
+        if "description" in validated_data:
+            instance.description = validated_data["description"]
+            instance.save(update_fields=["description"])
+        return instance
+
+
+class SourceSerializer(serializers.Serializer):
+    """A new version: a file upload (multipart) or an endpoint URL."""
+
+    file = serializers.FileField(
+        required=False, help_text="One .py or .js file, or a .zip holding main.py (size-capped)."
+    )
+    endpoint = serializers.CharField(
+        required=False, max_length=2000, help_text="An http(s) URL answering protocol v1 messages POSTed as JSON."
+    )
+
+
+class BotCreateSerializer(SourceSerializer):
+    name = serializers.RegexField(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$", max_length=64)
+    game = serializers.CharField(max_length=32, default="part-du-chef")
+    description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class BotSeatSerializer(serializers.ModelSerializer):
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True)
+    kind = serializers.CharField(source="match.kind", read_only=True)
+    match_status = serializers.CharField(source="match.status", read_only=True)
+
+    class Meta:
+        model = BotSeat
+        fields = [
+            "match",
+            "kind",
+            "match_status",
+            "seat",
+            "version",
+            "played",
+            "forfeited",
+            "forfeit_reason",
+            "moves",
+            "stderr",
+        ]
+        read_only_fields = fields

@@ -1,0 +1,145 @@
+"""/api/bots/: one's own submitted bots. Every other user's bot answers 404, whatever the method."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from arena.actions import RequestError
+from arena.errors import BadRequest
+from arena.submissions import actions
+from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
+from arena.submissions.serializers import (
+    BotCreateSerializer,
+    BotSeatSerializer,
+    BotSerializer,
+    BotVersionDetailSerializer,
+    BotVersionSerializer,
+    SourceSerializer,
+)
+
+
+def _source(data: dict[str, Any], limit: int) -> dict[str, Any]:
+    upload = data.get("file")
+    endpoint = data.get("endpoint") or None
+    if upload is None:
+        return {"upload": None, "endpoint": endpoint}
+    if upload.size > limit:
+        raise BadRequest(f"upload refused: the file is {upload.size} bytes; the limit is {limit}")
+    return {"upload": (upload.name, upload.read(limit + 1)), "endpoint": endpoint}
+
+
+class BotViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = BotSerializer
+    lookup_field = "player"
+    lookup_url_kwarg = "id"
+    lookup_value_regex = "[0-9]+"
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    throttle_scope = "bot-upload"
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[SubmittedBot]:
+        if getattr(self, "swagger_fake_view", False):
+            return SubmittedBot.objects.none()
+        return (
+            SubmittedBot.objects.filter(player__owner=self.request.user)
+            .select_related("player__owner")
+            .prefetch_related(
+                Prefetch("versions", queryset=BotVersion.objects.defer("bundle", "log")),
+                "player__ratings",
+            )
+            .order_by("player_id")
+        )
+
+    def get_throttles(self) -> list[Any]:
+        uploads = self.action == "create" or (self.action == "versions" and self.request.method == "POST")
+        return super().get_throttles() if uploads else []
+
+    def _limit(self) -> int:
+        from django.conf import settings
+
+        return int(settings.ARENA_BOT_UPLOAD_MAX_BYTES)
+
+    @extend_schema(
+        request={"multipart/form-data": BotCreateSerializer, "application/json": BotCreateSerializer},
+        responses={201: BotSerializer},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = BotCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        try:
+            bot = actions.create_bot(
+                owner=request.user,
+                name=data["name"],
+                game=data["game"],
+                description=data.get("description", ""),
+                **_source(data, self._limit()),
+            )
+        except RequestError as exc:
+            raise BadRequest(str(exc)) from None
+        return Response(BotSerializer(self.get_queryset().get(pk=bot.pk)).data, status=status.HTTP_201_CREATED)
+
+    def perform_update(self, serializer: Any) -> None:
+        try:
+            with transaction.atomic():
+                serializer.save()
+        except IntegrityError:
+            raise BadRequest("a player with that name already exists; choose another name") from None
+
+    @extend_schema(methods=["GET"], responses=BotVersionSerializer(many=True))
+    @extend_schema(
+        methods=["POST"],
+        request={"multipart/form-data": SourceSerializer, "application/json": SourceSerializer},
+        responses={201: BotVersionSerializer},
+    )
+    @action(detail=True, methods=["get", "post"])
+    def versions(self, request: Request, id: str | None = None) -> Response:
+        bot = self.get_object()
+        if request.method == "GET":
+            rows = BotVersion.objects.filter(bot=bot).defer("bundle", "log").order_by("number")
+            return Response(BotVersionSerializer(rows, many=True).data)
+        incoming = SourceSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            version = actions.add_version(bot, **_source(incoming.validated_data, self._limit()))
+        except RequestError as exc:
+            raise BadRequest(str(exc)) from None
+        return Response(BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=BotVersionDetailSerializer)
+    @action(detail=True, methods=["get"], url_path=r"versions/(?P<number>[0-9]+)")
+    def version(self, request: Request, id: str | None = None, number: str | None = None) -> Response:
+        bot = self.get_object()
+        version = get_object_or_404(BotVersion.objects.defer("bundle"), bot=bot, number=int(number or 0))
+        return Response(BotVersionDetailSerializer(version).data)
+
+    @extend_schema(request=None, responses=BotSerializer)
+    @action(detail=True, methods=["post"])
+    def retire(self, request: Request, id: str | None = None) -> Response:
+        bot = self.get_object()
+        actions.retire_bot(bot)
+        return Response(BotSerializer(self.get_queryset().get(pk=bot.pk)).data)
+
+    @extend_schema(responses=BotSeatSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def matches(self, request: Request, id: str | None = None) -> Response:
+        """The bot's seats, newest first, with the per-move log and stderr (owner only)."""
+        bot = self.get_object()
+        rows = BotSeat.objects.filter(player_id=bot.pk).select_related("match", "version").order_by("-match_id")
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(BotSeatSerializer(page, many=True).data)

@@ -1,0 +1,103 @@
+"""Fixtures for submitted bots: API clients, a real sandbox on slot uids of its own, bot files."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from arena.sandbox.slots import processes_of
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTER_KITS = ROOT / "starter-kits"
+SANDBOX_BOTS = ROOT / "tests" / "sandbox" / "bots"
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+BASE_UID = 62700
+SLOTS = 6
+
+
+def zipped(entries: dict[str, bytes | str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def kit_zip(main: str) -> bytes:
+    """A zip whose main.py imports the Python starter kit as `kit`."""
+    return zipped({"main.py": main, "kit.py": (STARTER_KITS / "python" / "bot.py").read_text()})
+
+
+def sandboxed_processes() -> dict[int, list[int]]:
+    return {uid: pids for uid in range(BASE_UID, BASE_UID + SLOTS) if (pids := processes_of(uid))}
+
+
+@pytest.fixture(autouse=True)
+def bot_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The service's sandbox on slot uids of these tests, short limits so failures come fast."""
+    settings.ARENA_SANDBOX_STATE_DIR = "/run/arena-sandbox-bots-tests"
+    settings.ARENA_SANDBOX_BASE_UID = BASE_UID
+    settings.ARENA_SANDBOX_SLOTS = SLOTS
+    settings.ARENA_BOT_CACHE_DIR = str(tmp_path_factory.getbasetemp() / "bot-cache")
+    settings.ARENA_BOT_MOVE_MS = 400
+    settings.ARENA_BOT_BANK_MS = 300
+    settings.ARENA_BOT_START_MS = 3000
+    settings.ARENA_BOT_VALIDATION_GAMES = 2
+    yield settings
+    assert sandboxed_processes() == {}, "sandboxed processes outlived their match"
+
+
+@pytest.fixture
+def users(db: None) -> dict[str, User]:
+    return {
+        # No passwords: the API clients are authenticated directly, and hashing is slow.
+        "alice": User.objects.create_user("alice"),
+        "bob": User.objects.create_user("bob"),
+        "boss": User.objects.create_user("boss", is_staff=True),
+    }
+
+
+@pytest.fixture
+def client_for(users: dict[str, User]) -> Callable[[str], APIClient]:
+    def make(name: str) -> APIClient:
+        api = APIClient()
+        api.force_authenticate(users[name])
+        return api
+
+    return make
+
+
+@pytest.fixture
+def submit(users: dict[str, User]) -> Callable[..., Any]:
+    """Create a submitted bot directly (no HTTP), validated or not."""
+    from arena.submissions import actions
+
+    def make(
+        name: str,
+        data: bytes | None = None,
+        *,
+        filename: str = "main.py",
+        owner: str = "alice",
+        endpoint: str | None = None,
+        validate: bool = True,
+    ) -> Any:
+        bot = actions.create_bot(
+            owner=users[owner],
+            name=name,
+            game="part-du-chef",
+            upload=(filename, data) if data is not None else None,
+            endpoint=endpoint,
+        )
+        if validate:
+            actions.run_validation(bot.versions.get(number=1).id)
+        bot.refresh_from_db()
+        return bot
+
+    return make

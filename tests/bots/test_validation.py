@@ -1,0 +1,172 @@
+"""Validation: friendly games against the built-in bots in the sandbox decide active or rejected."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import threading
+import zipfile
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from arena.models import Match
+from arena.submissions import actions
+from arena.submissions.models import BotSeat, BotVersion
+
+from .conftest import STARTER_KITS, kit_zip
+
+CRASH_ON_THIRD_MOVE = """import json, sys
+import kit
+
+moves = 0
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+        continue
+    if msg["type"] == "end":
+        break
+    moves += 1
+    if moves == 3:
+        print("about to fall over", file=sys.stderr)
+        raise SystemExit("crashing on purpose in the middle of the game")
+    obs = msg["observation"]
+    print(json.dumps(kit.choose_cut(obs) if obs["phase"] == "cut" else kit.choose_take(obs)), flush=True)
+"""
+
+
+def _version(bot) -> BotVersion:
+    return BotVersion.objects.get(bot=bot, number=1)
+
+
+def test_the_python_starter_kit_is_validated_and_becomes_active(submit):
+    bot = submit("kit-py", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")
+    version = _version(bot)
+    assert (version.status, version.reason) == ("active", "")
+    assert version.activated_at is not None
+    assert [game["forfeited"] for game in version.log] == [False, False]
+    assert all(game["status"] == "finished" and game["decisions"] > 5 for game in version.log)
+    matches = Match.objects.filter(pk__in=[game["match"] for game in version.log])
+    assert {(m.kind, m.rated, m.status) for m in matches} == {("friendly", False, "finished")}
+    assert [len(m.record["players"]) for m in matches.order_by("id")] == [2, 3]
+    seats = BotSeat.objects.filter(version=version)
+    assert seats.count() == 2 and all(seat.pinned and seat.played and not seat.forfeited for seat in seats)
+    assert all(move["status"] == "ok" for seat in seats for move in seat.moves)
+
+
+def test_the_javascript_starter_kit_is_validated_and_becomes_active(submit):
+    bot = submit("kit-js", (STARTER_KITS / "javascript" / "bot.js").read_bytes(), filename="bot.js")
+    version = _version(bot)
+    assert version.status == "active", version.reason
+    assert "final ranks" in "".join(game["stderr"] for game in version.log)
+
+
+def test_a_bot_crashing_mid_game_is_rejected_with_the_reason_and_its_log(submit, client_for):
+    bot = submit("crasher", kit_zip(CRASH_ON_THIRD_MOVE), filename="crasher.zip")
+    version = _version(bot)
+    assert version.status == "rejected"
+    assert version.reason.startswith("validation game 1 (against greedy, seat 0): crash: the bot exited (exit code 1)")
+    assert len(version.log) == 1 and version.log[0]["forfeited"] is True
+    assert "crashing on purpose" in version.log[0]["stderr"]
+    owner_view = client_for("alice").get(f"/api/bots/{bot.pk}/versions/1/").json()
+    assert owner_view["status"] == "rejected" and "about to fall over" in owner_view["log"][0]["stderr"]
+    seat_log = client_for("alice").get(f"/api/bots/{bot.pk}/matches/").json()["results"][0]
+    assert [move["status"] for move in seat_log["moves"]] == ["ok", "ok", "crash"]
+    assert client_for("bob").get(f"/api/bots/{bot.pk}/versions/1/").status_code == 404
+    assert client_for("alice").get(f"/api/bots/{bot.pk}/").json()["status"] == "rejected"
+
+
+def test_where_the_sandbox_cannot_start_uploads_are_rejected_never_run_bare(submit, settings):
+    settings.ARENA_SANDBOX_BWRAP = "/nonexistent/bwrap"
+    bot = submit("no-sandbox", (STARTER_KITS / "python" / "bot.py").read_bytes())
+    version = _version(bot)
+    assert version.status == "rejected"
+    assert version.reason.startswith("the sandbox cannot start on this server")
+    assert "bubblewrap not found at /nonexistent/bwrap" in version.reason
+    assert not BotSeat.objects.filter(version=version).exists()  # no game was even created
+
+
+def test_a_zip_whose_headers_lie_is_rejected_by_the_sandboxed_unpacker(submit):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("main.py", "import kit\n")
+        zf.writestr("data.bin", b"\0" * (4 * 1024 * 1024))
+    raw = bytearray(buffer.getvalue())
+    with zipfile.ZipFile(io.BytesIO(bytes(raw))) as zf:
+        info = zf.getinfo("data.bin")
+    struct.pack_into("<I", raw, info.header_offset + 22, 1000)
+    central = raw.find(b"PK\x01\x02")
+    while raw[central + 46 : central + 46 + 8] != b"data.bin":
+        central = raw.find(b"PK\x01\x02", central + 4)
+    struct.pack_into("<I", raw, central + 24, 1000)
+    bot = submit("liar", bytes(raw), filename="liar.zip")
+    version = _version(bot)
+    assert version.status == "rejected"
+    assert version.reason.startswith("the upload cannot be unpacked: cannot unpack the zip")
+
+
+class _HostedKit(BaseHTTPRequestHandler):
+    """A hosted bot: the Python starter kit's policy answering POSTed protocol messages."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("kit", STARTER_KITS / "python" / "bot.py")
+        kit = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(kit)
+        message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if message["type"] == "start":
+            reply = {"type": "ready"}
+        elif message["type"] == "act":
+            obs = message["observation"]
+            reply = kit.choose_cut(obs) if obs["phase"] == "cut" else kit.choose_take(obs)
+        else:
+            reply = {}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def hosted() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _HostedKit)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/bot"
+    server.shutdown()
+
+
+def test_a_hosted_bot_is_validated_over_http_where_private_addresses_are_allowed(submit, hosted, settings):
+    settings.ARENA_BOT_ALLOW_PRIVATE_URLS = True
+    bot = submit("hosted-kit", endpoint=hosted)
+    version = _version(bot)
+    assert version.status == "active", version.reason
+    assert all(not game["forfeited"] for game in version.log)
+
+
+def test_a_hosted_bot_on_a_private_address_is_refused_by_default(submit, hosted):
+    bot = submit("hosted-private", endpoint=hosted)
+    version = _version(bot)
+    assert version.status == "rejected"
+    assert "127.0.0.1 is a loopback address" in version.reason
+
+
+def test_validation_is_claimed_once_however_often_the_task_runs(submit):
+    bot = submit("twice", (STARTER_KITS / "python" / "bot.py").read_bytes())
+    version = _version(bot)
+    assert actions.run_validation(version.id) == "not claimed"
+    version.refresh_from_db()
+    assert (version.status, version.attempt) == ("active", 1)
+    assert BotSeat.objects.filter(version=version).count() == 2
