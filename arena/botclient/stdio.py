@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.sandbox import Sandbox, SandboxedProcess
+from arena.sandbox.runner import refuse_links
 
 from .protocol import (
     CRASH,
@@ -239,8 +240,10 @@ class StdioBot(BotSession):
             except subprocess.TimeoutExpired:
                 code = None
             self._read_available()
+        limited = self.process is not None and self.process.hit_memory_limit()
         self._shutdown()
-        return Exchange(None, CRASH, f"{what}{_describe_exit(code)}", self._err_move.text())
+        note = " after reaching the memory limit" if limited else ""
+        return Exchange(None, CRASH, f"{what}{note}{_describe_exit(code)}", self._err_move.text())
 
     def _shutdown(self) -> None:
         if self._wall_timer is not None:
@@ -292,7 +295,8 @@ class SandboxedBot(StdioBot):
     """An untrusted bot (its file or unpacked directory) run in the sandbox.
 
     Construction checks that the sandbox works here and raises
-    ``SandboxUnavailable`` otherwise: untrusted code never runs bare.
+    ``SandboxUnavailable`` otherwise: untrusted code never runs bare.  Bot
+    files holding a symlink or special file raise ``BundleRejected``.
     """
 
     def __init__(self, files: str | Path, *, sandbox: Sandbox | None = None, **kwargs: Any) -> None:
@@ -300,6 +304,7 @@ class SandboxedBot(StdioBot):
         self.files = Path(files)
         if not self.files.exists():
             raise FileNotFoundError(f"bot files not found: {self.files}")
+        refuse_links(self.files)
         self.sandbox = sandbox or Sandbox()
         self.sandbox.check()
         self.argv = entry_command(self.files, self.sandbox.config.python, self.sandbox.config.node)

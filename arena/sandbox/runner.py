@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import threading
 import uuid
@@ -31,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import seccomp
-from .errors import SandboxUnavailable
+from .cgroups import SlotCgroups
+from .errors import BundleRejected, SandboxUnavailable
 from .slots import Slot, SlotPool, kill_uid
 
 MiB = 1024 * 1024
@@ -57,6 +59,8 @@ class SandboxConfig:
     base_uid: int = 62000
     slots: int = 16
     limits: SandboxLimits = field(default_factory=SandboxLimits)
+    # Per-slot memory and pids cgroups: None uses them where the host allows, True requires them.
+    cgroups: bool | None = None
 
 
 # Read-only system paths visible inside.  Only what an interpreter needs.
@@ -66,16 +70,23 @@ _SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
 class SandboxedProcess:
     """A running sandboxed command; ``close()`` kills all of it and cleans up."""
 
-    def __init__(self, popen: subprocess.Popen[bytes], slot: Slot, workdir: Path) -> None:
+    def __init__(
+        self, popen: subprocess.Popen[bytes], slot: Slot, workdir: Path, cgroups: SlotCgroups | None = None
+    ) -> None:
         self.popen = popen
         self.slot = slot
         self.workdir = workdir
+        self.cgroups = cgroups
         self._closed = False
         self._lock = threading.Lock()
 
     @property
     def uid(self) -> int:
         return self.slot.uid
+
+    def hit_memory_limit(self) -> bool:
+        """Whether the slot's memory cgroup refused memory since the start (False without cgroups)."""
+        return self.cgroups is not None and self.cgroups.hit_memory_limit(self.slot.uid)
 
     def kill(self) -> None:
         """Kill every process of the bot (pipes stay open: readers see end of file)."""
@@ -129,6 +140,8 @@ class Sandbox:
     def __init__(self, config: SandboxConfig | None = None) -> None:
         self.config = config or SandboxConfig()
         self.pool = SlotPool(self.config.state_dir / "locks", self.config.base_uid, self.config.slots)
+        self.cgroups: SlotCgroups | None = None
+        self.cgroups_missing: str | None = None
         self._checked = False
         self._check_lock = threading.Lock()
 
@@ -140,6 +153,7 @@ class Sandbox:
             if self._checked:
                 return
             self._check_static()
+            self._check_cgroups()
             source = Path(self._new_workdir(None))
             try:
                 (source / "probe.py").write_text("print('sandbox-ok')\n")
@@ -161,6 +175,20 @@ class Sandbox:
                 detail = result.stderr.decode(errors="replace").strip()[-500:]
                 raise SandboxUnavailable(f"bubblewrap could not start a sandboxed process: {detail or 'no output'}")
             self._checked = True
+
+    def _check_cgroups(self) -> None:
+        cfg = self.config
+        if cfg.cgroups is False:
+            self.cgroups_missing = "disabled by configuration"
+            return
+        groups = SlotCgroups(cfg.limits.memory_bytes, cfg.limits.processes)
+        missing = groups.available()
+        if missing is None:
+            self.cgroups = groups
+        elif cfg.cgroups:
+            raise SandboxUnavailable(f"per-slot cgroups are required but unavailable: {missing}")
+        else:
+            self.cgroups_missing = missing
 
     def _check_static(self) -> None:
         cfg = self.config
@@ -216,13 +244,14 @@ class Sandbox:
 
     def stage(self, slot: Slot, files: Path) -> Path:
         """Copy ``files`` (a file or a directory) to a fresh directory readable by the slot only."""
+        refuse_links(files)
         workdir = Path(self._new_workdir(slot))
         bot = workdir / "bot"
         if files.is_dir():
-            shutil.copytree(files, bot, symlinks=False)
+            shutil.copytree(files, bot, symlinks=True)
         else:
             bot.mkdir()
-            shutil.copy2(files, bot / files.name)
+            shutil.copyfile(files, bot / files.name, follow_symlinks=False)
         for dirpath, _dirnames, filenames in os.walk(bot):
             os.chown(dirpath, 0, slot.gid)
             os.chmod(dirpath, 0o750)
@@ -235,7 +264,9 @@ class Sandbox:
 
     # -- launching ----------------------------------------------------------------
 
-    def command(self, argv: list[str], seccomp_fd: int, *, writable: bool = False) -> list[str]:
+    def command(
+        self, argv: list[str], seccomp_fd: int, *, writable: bool = False, block_fd: int | None = None
+    ) -> list[str]:
         cfg, lim = self.config, self.config.limits
         cmd = [
             cfg.prlimit,
@@ -306,9 +337,10 @@ class Sandbox:
             "1",
             "--seccomp",
             str(seccomp_fd),
-            "--",
-            *argv,
         ]
+        if block_fd is not None:
+            cmd += ["--block-fd", str(block_fd)]
+        cmd += ["--", *argv]
         return cmd
 
     def spawn(self, files: Path, argv: list[str], *, writable_out: bool = False) -> SandboxedProcess:
@@ -333,16 +365,19 @@ class Sandbox:
             shutil.rmtree(workdir, ignore_errors=True)
             slot.release()
             raise
-        return SandboxedProcess(popen, slot, workdir)
+        return SandboxedProcess(popen, slot, workdir, self.cgroups)
 
     def _popen(self, workdir: Path, argv: list[str], slot: Slot, writable: bool) -> subprocess.Popen[bytes]:
+        if self.cgroups is not None:
+            self.cgroups.prepare(slot.uid)
         read_fd, write_fd = os.pipe()
+        block_read, block_write = os.pipe()
         try:
             os.write(write_fd, seccomp.build_filter())
             os.close(write_fd)
             write_fd = -1
-            return subprocess.Popen(
-                self.command(argv, read_fd, writable=writable),
+            popen = subprocess.Popen(
+                self.command(argv, read_fd, writable=writable, block_fd=block_read),
                 cwd=workdir,
                 user=slot.uid,
                 group=slot.gid,
@@ -351,14 +386,25 @@ class Sandbox:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                pass_fds=(read_fd,),
+                pass_fds=(read_fd, block_read),
                 start_new_session=True,
                 close_fds=True,
             )
+            # bwrap waits on the block fd before running the command: every process
+            # of the slot joins the slot's cgroups first, so nothing escapes them.
+            if self.cgroups is not None:
+                try:
+                    self.cgroups.attach_all(slot.uid)
+                except (OSError, RuntimeError) as exc:
+                    SandboxedProcess(popen, slot, workdir, None).kill()
+                    popen.wait(timeout=5)
+                    raise SandboxUnavailable(f"cannot put the bot into its cgroups: {exc}") from exc
+            os.write(block_write, b"go")
+            return popen
         finally:
-            os.close(read_fd)
-            if write_fd >= 0:
-                os.close(write_fd)
+            for fd in (read_fd, block_read, block_write, write_fd):
+                if fd >= 0:
+                    os.close(fd)
 
     def run(
         self,
@@ -379,6 +425,17 @@ class Sandbox:
             return result
         finally:
             proc.close()
+
+
+def refuse_links(files: Path) -> None:
+    """Staging runs as root and chowns what it copies: symlinks and special files are refused."""
+    paths = [files]
+    if not files.is_symlink() and files.is_dir():
+        paths += list(files.rglob("*"))
+    for path in paths:
+        mode = path.lstat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise BundleRejected(f"{path.name} is a symlink or special file; bots are plain files only")
 
 
 def _communicate(popen: subprocess.Popen[bytes], timeout_s: float, cap: int) -> RunResult:

@@ -138,3 +138,15 @@ def test_a_file_that_is_not_a_zip_or_text_is_refused(tmp_path, sandbox):
     broken.write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(BundleRejected, match="not a readable zip"):
         prepare_upload(broken, tmp_path / "bot2", sandbox)
+
+
+def test_bot_files_holding_a_symlink_are_never_staged(tmp_path, sandbox):
+    files = tmp_path / "bot"
+    files.mkdir()
+    (files / "main.py").write_text("print(1)\n")
+    (files / "shadow").symlink_to("/etc/shadow")
+    before = Path("/etc/shadow").stat()
+    with pytest.raises(BundleRejected, match="symlink"):
+        SandboxedBot(files, sandbox=sandbox)
+    after = Path("/etc/shadow").stat()
+    assert (after.st_mode, after.st_gid) == (before.st_mode, before.st_gid)

@@ -162,3 +162,16 @@ def test_forbidden_system_calls_are_denied_by_seccomp(start_bot):
         assert calls[name] == {"rc": -1, "errno": 1}, (name, calls[name])
     assert calls["getpid"]["rc"] > 0
     assert calls["fork"] == 7
+
+
+def test_memory_is_capped_for_all_of_a_bots_processes_together(start_bot, sandbox):
+    assert sandbox.cgroups is not None, sandbox.cgroups_missing
+    bot = start_bot("memory_team", move_ms=8000, bank_ms=0)
+    for pid in processes_of(bot.uid):
+        assert f"arena-sandbox/uid-{bot.uid}" in Path(f"/proc/{pid}/cgroup").read_text()
+    result = bot.act(FAKE_OBSERVATION)
+    assert result.status == OK, result
+    # 512 MiB for the whole bot: at most two 200 MB helpers can live at once.
+    assert result.action["finished"] + result.action["killed"] == 6
+    assert result.action["killed"] >= 4
+    assert sandbox.cgroups.hit_memory_limit(bot.uid)
