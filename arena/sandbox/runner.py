@@ -47,6 +47,7 @@ class SandboxLimits:
     file_bytes: int = 16 * MiB
     open_files: int = 64
     tmp_bytes: int = 64 * MiB
+    shm_bytes: int = 16 * MiB
 
 
 @dataclass(frozen=True)
@@ -302,6 +303,10 @@ class Sandbox:
             "--dev",
             "/dev",
             "--size",
+            str(lim.shm_bytes),
+            "--tmpfs",
+            "/dev/shm",
+            "--size",
             str(lim.tmp_bytes),
             "--tmpfs",
             "/tmp",
@@ -311,8 +316,8 @@ class Sandbox:
         ]
         if writable:
             cmd += ["--bind", "out", "/out"]
-        # bwrap's new root is an unbounded tmpfs: make it read-only so only /tmp takes writes.
-        cmd += ["--remount-ro", "/"]
+        # bwrap's new root and /dev are unbounded tmpfs: read-only, so only the capped /tmp and /dev/shm take writes.
+        cmd += ["--remount-ro", "/", "--remount-ro", "/dev"]
         cmd += [
             "--chdir",
             "/bot",

@@ -9,7 +9,15 @@ def reply(obj):
     sys.stdout.flush()
 
 
-TARGETS = ["/bot/planted.py", "/usr/planted", "/etc/planted", "/planted", "/proc/planted", "/tmp/planted"]
+TARGETS = [
+    "/bot/planted.py",
+    "/usr/planted",
+    "/etc/planted",
+    "/planted",
+    "/proc/planted",
+    "/dev/planted",
+    "/tmp/planted",
+]
 for line in sys.stdin:
     if json.loads(line)["type"] == "start":
         reply({"type": "ready"})
