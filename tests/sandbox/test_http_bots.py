@@ -239,3 +239,44 @@ def test_an_unreachable_bot_fails_to_start():
         bot.start(0, 2, {})
     assert failure.value.result.status == CRASH
     assert "cannot reach" in failure.value.result.error
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, str]]:
+    """A hosted bot over HTTPS with a self-signed certificate for the name bot.test."""
+    import ssl
+    import subprocess
+
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=bot.test",
+         "-addext", "subjectAltName=DNS:bot.test", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Bot)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield httpd.server_address[1], str(cert)
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_an_https_bot_is_verified_by_name_while_connecting_to_the_pinned_address(tls_server):
+    import ssl
+
+    port, cert = tls_server
+    trusted = ssl.create_default_context(cafile=cert)
+    pinned = {"resolver": lambda host, port_: ["127.0.0.1"], "allow_private": True}
+    bot = HttpBot(f"https://bot.test:{port}/tls", ssl_context=trusted, **pinned)
+    bot.start(0, 2, {})
+    assert bot.act(dict(FAKE_OBSERVATION, turn=3)).action["turn"] == 3
+    bot.close()
+    # The same server under a name its certificate does not carry is refused.
+    wrong = HttpBot(f"https://other.test:{port}/tls", ssl_context=trusted, **pinned)
+    with pytest.raises(BotFailure, match="TLS"):
+        wrong.start(0, 2, {})
