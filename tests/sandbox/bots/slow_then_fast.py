@@ -1,5 +1,4 @@
-"""Takes 400 ms on its first two moves, then answers at once: eats into the time bank."""
-
+"""Takes 400 ms on its first move and 800 ms on its second: eats into, then exhausts, the time bank."""
 import json
 import sys
 import time
@@ -11,6 +10,5 @@ for line in sys.stdin:
         print(json.dumps({"type": "ready"}), flush=True)
         continue
     moves += 1
-    if moves <= 2:
-        time.sleep(0.4)
+    time.sleep({1: 0.4, 2: 0.8}.get(moves, 0))
     print(json.dumps({"type": "cut", "cuts": [0, 6], "time_ms": msg["time_ms"]}), flush=True)
