@@ -85,10 +85,12 @@ def load(players: int) -> tuple[int, int]:
                     for player_id in ids:
                         rating = max(100.0, rng.gauss(1500.0, 250.0))
                         rows.write(
-                            f"{player_id}\t{GAME}\tbot\t{rating!r}\t{rng.randrange(1, 300)}\t2026-01-01 00:00:00+00\n"
+                            f"{player_id}\t{GAME}\tbot\t{rating!r}\t{rng.randrange(1, 300)}\t0\t"
+                            "2026-01-01 00:00:00+00\n"
                         )
                     with cur.copy(
-                        "COPY ratings_rating (player_id, game, kind, rating, games, updated_at) FROM STDIN"
+                        "COPY ratings_rating (player_id, game, kind, rating, games, provisional_left, updated_at) "
+                        "FROM STDIN"
                     ) as copy:
                         copy.write(rows.getvalue())
                 raw.commit()
