@@ -174,7 +174,12 @@ def _create_round(tournament: Tournament, round_number: int, playing: list[Tourn
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         tables = schedule.round_robin_tables(sorted(playing, key=lambda e: e.id), tournament.table_size)
     else:
-        tables = schedule.swiss_tables(_ordered_for_round(tournament, playing, round_number), tournament.table_size)
+        had_bye = {int(entry_id) for entry_id in tournament.byes.values()}
+        ordered = _ordered_for_round(tournament, playing, round_number)
+        tables, bye = schedule.swiss_tables(ordered, tournament.table_size, [e for e in ordered if e.id in had_bye])
+        if bye is not None:
+            tournament.byes = {**tournament.byes, str(round_number): bye.id}
+            Tournament.objects.filter(pk=tournament.pk).update(byes=tournament.byes)
     kind = Match.Kind.RANKED if tournament.rated else Match.Kind.FRIENDLY
     links = []
     for table_index, table in enumerate(tables):
@@ -261,7 +266,7 @@ def standings(tournament: Tournament) -> list[Standing]:
         games.append(
             [(entry, seat.forfeited, int(seat.score or 0)) for entry, seat in zip(game.entries, seats, strict=True)]
         )
-    return compute(entries, games)
+    return compute(entries, games, byes=[int(entry_id) for entry_id in tournament.byes.values()])
 
 
 def progress(tournament: Tournament) -> dict[str, int]:

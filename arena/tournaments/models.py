@@ -36,6 +36,8 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)
     current_round = models.PositiveSmallIntegerField(default=0)
     games_total = models.PositiveIntegerField(default=0)
+    # Swiss at tables of 2 with an odd count: {"<round>": entry id} of who sat the round out.
+    byes = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"

@@ -4,6 +4,8 @@
 [(1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)]
 >>> table_sizes(7, 3)
 [3, 2, 2]
+>>> games_per_round(5, 2, 1, duplicate=True, round_robin=False)
+4
 >>> [rotations((1, 2, 3), deal, duplicate=True) for deal in (0, 1)]
 [[(1, 2, 3), (2, 3, 1), (3, 1, 2)], [(1, 2, 3), (2, 3, 1), (3, 1, 2)]]
 >>> [rotations((1, 2, 3), deal, duplicate=False) for deal in (0, 1)]
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -39,14 +41,33 @@ def table_sizes(count: int, size: int) -> list[int]:
     return [base + 1] * extra + [base] * (tables - extra)
 
 
-def swiss_tables(ordered: Sequence[T], size: int) -> list[tuple[T, ...]]:
-    """Consecutive entrants of the standings (best first) share a table."""
+def needs_bye(count: int, size: int) -> bool:
+    """Only heads-up tables can leave one entrant alone: an odd count at tables of 2."""
+    return size == 2 and count % 2 == 1
+
+
+def swiss_tables(ordered: Sequence[T], size: int, had_bye: Collection[T] = ()) -> tuple[list[tuple[T, ...]], T | None]:
+    """Consecutive entrants of the standings (best first) share a table.
+
+    At tables of 2 with an odd count, the lowest-placed entrant without a bye yet sits the round out.
+
+    >>> swiss_tables([1, 2, 3, 4, 5], 2, had_bye={5})
+    ([(1, 2), (3, 5)], 4)
+    >>> swiss_tables([1, 2, 3, 4, 5, 6, 7], 3)
+    ([(1, 2, 3), (4, 5), (6, 7)], None)
+    """
+    ordered = list(ordered)
+    bye = None
+    if needs_bye(len(ordered), size):
+        free = [entry for entry in ordered if entry not in had_bye] or ordered
+        bye = free[-1]
+        ordered.remove(bye)
     tables = []
     start = 0
     for width in table_sizes(len(ordered), size):
         tables.append(tuple(ordered[start : start + width]))
         start += width
-    return tables
+    return tables, bye
 
 
 def rotations(table: tuple[T, ...], deal: int, *, duplicate: bool) -> list[tuple[T, ...]]:
@@ -65,7 +86,8 @@ def games_of_table(width: int, games_per_table: int, *, duplicate: bool) -> int:
 def games_per_round(count: int, size: int, games_per_table: int, *, duplicate: bool, round_robin: bool) -> int:
     if round_robin:
         return math.comb(count, size) * games_of_table(size, games_per_table, duplicate=duplicate)
-    return sum(games_of_table(w, games_per_table, duplicate=duplicate) for w in table_sizes(count, size))
+    seated = count - 1 if needs_bye(count, size) else count
+    return sum(games_of_table(w, games_per_table, duplicate=duplicate) for w in table_sizes(seated, size))
 
 
 def deal_seed(tournament_id: int, round_number: int, table: int, deal: int) -> int:

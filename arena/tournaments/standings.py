@@ -3,7 +3,8 @@
 At a table of N, a player gets one point per opponent placed below it and half a point per
 opponent placed level (N - 1 points for a clear first place, 0 for a clear last). A forfeiter is
 placed below every player that did not forfeit, as in the ratings. Ties in the standings are
-broken by, in order: first places, the sum of game totals, fewer forfeits, earlier entry.
+broken by, in order: first places, the sum of game totals, fewer forfeits, earlier entry. A swiss
+bye (tables of 2, odd number of entrants) is worth one point.
 
 >>> table_points([(False, 30), (False, 20), (False, 20)])
 [2.0, 0.5, 0.5]
@@ -39,9 +40,15 @@ class Standing:
         return (-self.points, -self.wins, -self.score, self.forfeits, self.entry)
 
 
-def compute(entries: Sequence[int], games: Sequence[Sequence[tuple[int, bool, int]]]) -> list[Standing]:
-    """`games`: per finished game, (entry, forfeited, total) in seat order. Best first."""
+def compute(
+    entries: Sequence[int], games: Sequence[Sequence[tuple[int, bool, int]]], byes: Sequence[int] = ()
+) -> list[Standing]:
+    """`games`: per finished game, (entry, forfeited, total) in seat order; `byes`: one entry per
+    round sat out (worth one point, as a won heads-up game). Best first."""
     table = {entry: Standing(entry) for entry in entries}
+    for entry in byes:
+        if entry in table:
+            table[entry].points += 1.0
     for seats in games:
         points = table_points([(forfeited, total) for _, forfeited, total in seats])
         for (entry, forfeited, total), got in zip(seats, points, strict=True):
