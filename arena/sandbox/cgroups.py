@@ -55,6 +55,14 @@ class SlotCgroups:
         _write(pids / "pids.max", self.tasks)
         self._oom_baseline[uid] = self._oom_kills(uid)
 
+    def remove(self, uid: int) -> None:
+        """Drop the slot's groups once its processes are gone (they are made again on the next run)."""
+        for path in self._dirs(uid):
+            try:
+                path.rmdir()
+            except OSError:
+                pass  # still busy or already gone: prepare() reuses it
+
     def attach_all(self, uid: int, rounds: int = 50) -> None:
         """Move every process of ``uid`` into its groups, until a pass finds none outside."""
         memory, pids = self._dirs(uid)

@@ -126,6 +126,8 @@ class SandboxedProcess:
                         pass
         finally:
             shutil.rmtree(self.workdir, ignore_errors=True)
+            if self.cgroups is not None:
+                self.cgroups.remove(self.slot.uid)
             self.slot.release()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,11 @@ from arena.sandbox.slots import processes_of
 BOTS = Path(__file__).resolve().parent / "bots"
 ROOT = Path(__file__).resolve().parents[2]
 STARTER_KITS = ROOT / "starter-kits"
-TEST_BASE_UID = 62500
+# Slot uids (and lock files) of this test run only: two runs on one machine (say a developer's and
+# a CI check) must not see each other's bots in the "nothing left behind" checks.
+TEST_BASE_UID = 63000 + (os.getpid() % 100) * 8
 TEST_SLOTS = 6
+TEST_STATE_DIR = Path(f"/run/arena-sandbox-tests-{TEST_BASE_UID}")
 
 FAKE_OBSERVATION: dict[str, Any] = {
     "seat": 0,
@@ -38,7 +42,7 @@ FAKE_OBSERVATION: dict[str, Any] = {
 @pytest.fixture(scope="session")
 def sandbox() -> Sandbox:
     """The real sandbox; if it cannot start here the tests fail (they never fall back to bare runs)."""
-    box = Sandbox(SandboxConfig(state_dir=Path("/run/arena-sandbox-tests"), base_uid=TEST_BASE_UID, slots=TEST_SLOTS))
+    box = Sandbox(SandboxConfig(state_dir=TEST_STATE_DIR, base_uid=TEST_BASE_UID, slots=TEST_SLOTS))
     box.check()
     return box
 

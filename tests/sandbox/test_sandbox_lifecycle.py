@@ -14,9 +14,9 @@ from arena.botclient import TIMEOUT, SandboxedBot
 from arena.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
 from arena.sandbox.slots import processes_of
 
-from .conftest import BOTS, FAKE_OBSERVATION, ROOT, TEST_BASE_UID
+from .conftest import BOTS, FAKE_OBSERVATION, ROOT, TEST_BASE_UID, TEST_SLOTS, TEST_STATE_DIR
 
-LIFECYCLE_UID = TEST_BASE_UID + 50  # slots of their own, so the other tests' checks stay exact
+LIFECYCLE_UID = TEST_BASE_UID + TEST_SLOTS  # a slot of its own, so the other tests' checks stay exact
 
 
 def _wait_until_gone(uid: int, timeout_s: float = 5.0) -> list[int]:
@@ -80,7 +80,7 @@ import sys, time
 from pathlib import Path
 from arena.botclient import SandboxedBot
 from arena.sandbox import Sandbox, SandboxConfig
-box = Sandbox(SandboxConfig(state_dir=Path("/run/arena-sandbox-tests-worker"), base_uid={LIFECYCLE_UID}, slots=1))
+box = Sandbox(SandboxConfig(state_dir=Path("{TEST_STATE_DIR}-worker"), base_uid={LIFECYCLE_UID}, slots=1))
 bot = SandboxedBot(Path({str(BOTS / "busy_sleep.py")!r}), sandbox=box)
 bot.start(0, 2, {{}})
 print(bot.uid, flush=True)

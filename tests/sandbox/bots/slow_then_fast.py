@@ -1,4 +1,5 @@
 """Takes 400 ms on its first move and 800 ms on its second: eats into, then exhausts, the time bank."""
+
 import json
 import sys
 import time
