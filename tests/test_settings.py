@@ -41,7 +41,7 @@ def test_database_urls_are_parsed_with_local_defaults() -> None:
         parse_postgres_url("mysql://x/y")
 
 
-def test_the_test_database_name_derives_from_database_url() -> None:
+def test_the_test_database_name_derives_from_database_url(db: None) -> None:
     configured = parse_postgres_url(settings.DATABASE_URL).name
     assert settings.DATABASES["default"]["NAME"] == f"test_{configured}"
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
