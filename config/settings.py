@@ -195,6 +195,7 @@ INSTALLED_APPS = [
     "arena",
     "arena.play",
     "ratings",
+    "web",
     "arena.submissions",
     "arena.tournaments",
 ]

@@ -37,4 +37,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("arena.play.urls")),
     path("api/", include(router.urls)),
+    path("", include("web.urls")),
 ]

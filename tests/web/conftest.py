@@ -1,0 +1,44 @@
+"""Fixtures for page tests: a clean cache, players with ratings, a finished rated match of people."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache() -> Iterator[None]:
+    """Page caches (board sizes, ranks, replays) live in this run's private Redis database."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def finished_match(db: None) -> Any:
+    """A rated 3-player match of two people and a house bot, played to the end through the play table."""
+    from django.contrib.auth.models import User
+
+    from arena.models import Match, Player
+    from arena.play.engine import create_live_match, person_of, play_turn
+    from arena.play.models import LiveGame
+
+    people = [person_of(User.objects.create_user(name, password="a-long-passphrase")) for name in ("ann", "ben")]
+    match = create_live_match(
+        game="part-du-chef",
+        kind=Match.Kind.ARENA,
+        players=[*people, Player.objects.get(name="greedy")],
+        seed=29,
+        options={"marianne": True},
+    )
+    # Everyone's clock runs out: the house plays every decision, as it would for absent people.
+    while (game := LiveGame.objects.get(pk=match.pk)).to_act is not None:
+        later = game.deadline if game.deadline is not None else None
+        assert play_turn(match.id, game.turn, now=later) == "played"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match

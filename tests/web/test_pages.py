@@ -1,0 +1,124 @@
+"""Pages render, in three languages, with pinned query counts (they must stay fast at 1,000,000 players)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+
+@pytest.fixture
+def rated(db: None) -> list[Any]:
+    from arena.models import Player
+    from ratings import buckets
+    from ratings.models import Rating
+
+    players = []
+    for i in range(60):
+        kind = "bot" if i % 3 == 0 else "human"
+        player = Player.objects.create(name=f"{'bot' if kind == 'bot' else 'cook'}-{i:02d}", kind=kind)
+        Rating.objects.create(player=player, game="part-du-chef", kind=kind, rating=1400 + 5 * i, games=i % 15)
+        buckets.move("part-du-chef", [(kind, None, 1400 + 5 * i)])
+        players.append(player)
+    return players
+
+
+def test_the_leaderboard_page_lists_the_best_first_with_pinned_queries(
+    rated: list[Any], django_assert_num_queries: Any
+) -> None:
+    client = Client()
+    # The board's size from the rating histogram, then the page's keys from the index, then its rows.
+    with django_assert_num_queries(3):
+        response = client.get("/leaderboard/part-du-chef/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.index("cook-59") < body.index("cook-58")
+    assert "60 rated players" in body and "Page 1 of 2" in body
+
+
+def test_the_leaderboard_filters_by_kind_pages_and_searches_by_name(rated: list[Any]) -> None:
+    client = Client()
+    bots = client.get("/leaderboard/part-du-chef/?kind=bot").content.decode()
+    assert "bot-57" in bots and "cook-" not in bots and "20 rated players" in bots
+    second = client.get("/leaderboard/part-du-chef/?page=2").content.decode()
+    assert "bot-00" in second and "cook-59" not in second
+    found = client.get("/leaderboard/part-du-chef/?q=COOK-1").content.decode()
+    assert "cook-19" in found and "cook-10" in found and "cook-20" not in found and "bot-12" not in found
+    assert client.get("/leaderboard/chess/").status_code == 404
+
+
+def test_the_leaderboard_speaks_french_and_norwegian_from_the_browser_language(rated: list[Any]) -> None:
+    client = Client()
+    assert (
+        "Classement" in client.get("/leaderboard/part-du-chef/", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").content.decode()
+    )
+    assert (
+        "Rangering" in client.get("/leaderboard/part-du-chef/", HTTP_ACCEPT_LANGUAGE="nb-NO,nb;q=0.9").content.decode()
+    )
+
+
+def test_the_rules_page_exists_in_each_language(db: None) -> None:
+    client = Client()
+    assert "Keep or eat" in client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Garder ou manger" in client.get("/rules/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Behold eller spis" in client.get("/rules/", HTTP_ACCEPT_LANGUAGE="nb").content.decode()
+
+
+def test_a_profile_shows_rating_rank_win_rate_chart_and_recent_matches(
+    finished_match: Any, django_assert_num_queries: Any
+) -> None:
+    seat = finished_match.seats.get(seat=0)
+    client = Client()
+    client.get(f"/players/{seat.player_id}/")  # warms the cached rank
+    with django_assert_num_queries(5):
+        response = client.get(f"/players/{seat.player_id}/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert f"{seat.rating_after:.0f}" in body and "provisional" in body
+    assert '<svg class="chart"' in body and "Rating over 1 rated games" in body
+    assert f"/matches/{finished_match.id}/" in body
+    assert ("100 %" in body) == (seat.rank == 1)
+
+
+def test_the_match_page_draws_the_replay_and_the_final_scores(
+    finished_match: Any, django_assert_num_queries: Any
+) -> None:
+    client = Client()
+    client.get(f"/matches/{finished_match.id}/")  # warms the cached frames
+    with django_assert_num_queries(3):
+        response = client.get(f"/matches/{finished_match.id}/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.count('<svg class="pizza') == 5 and body.count('class="slice') >= 65
+    assert 'class="medallion"' in body and "sort-chili" in body and "sort-burnt" in body
+    assert f"/matches/{finished_match.id}/record.json" in body
+    scores = finished_match.record["scores"]
+    for score in scores:
+        assert f"<strong>{score['total']}</strong>" in body
+    step_zero = client.get(f"/matches/{finished_match.id}/?step=0").content.decode()
+    assert 'line class="cut shown"' not in step_zero and 'line class="cut shown"' in body
+
+
+def test_the_record_downloads_once_the_match_is_over(finished_match: Any) -> None:
+    import json
+
+    response = Client().get(f"/matches/{finished_match.id}/record.json")
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content) == finished_match.record
+
+
+def test_sign_up_creates_a_person_and_signs_in(db: None) -> None:
+    from arena.models import Player
+
+    client = Client()
+    response = client.post(
+        "/signup/", {"username": "zoe", "password1": "pizza-and-olives-42", "password2": "pizza-and-olives-42"}
+    )
+    assert response.status_code == 302
+    assert Player.objects.get(name="zoe").kind == "human"
+    assert "Signed in as zoe" in client.get("/play/").content.decode()
+    taken = Client().post(
+        "/signup/", {"username": "greedy", "password1": "x-Long-pass-99", "password2": "x-Long-pass-99"}
+    )
+    assert "This name is taken." in taken.content.decode()

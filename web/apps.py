@@ -1,0 +1,8 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class WebConfig(AppConfig):
+    name = "web"
+    verbose_name = "Web front"

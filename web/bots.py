@@ -1,0 +1,81 @@
+"""The bot owners' page: their bots, versions, validation results and logs, latency and forfeits."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from typing import Any
+
+from django.db.models import Count, Q
+
+from arena.submissions.models import BotSeat, SubmittedBot
+from ratings.models import Rating
+
+RECENT_SEATS = 200
+SHOWN_SEATS = 10
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def owner_bots(user: Any) -> list[dict[str, Any]]:
+    bots = list(
+        SubmittedBot.objects.filter(player__owner=user)
+        .select_related("player")
+        .prefetch_related("versions")
+        .order_by("player_id")
+    )
+    ids = [bot.player_id for bot in bots]
+    ratings = {row.player_id: row for row in Rating.objects.filter(player_id__in=ids)}
+    totals = {
+        row["player_id"]: row
+        for row in BotSeat.objects.filter(player_id__in=ids, played=True)
+        .values("player_id")
+        .annotate(seats=Count("id"), forfeits=Count("id", filter=Q(forfeited=True)))
+    }
+    recent: dict[int, list[BotSeat]] = {bot_id: [] for bot_id in ids}
+    for seat in (
+        BotSeat.objects.filter(player_id__in=ids, played=True)
+        .select_related("version")
+        .order_by("-match_id")[: RECENT_SEATS * max(1, len(ids))]
+    ):
+        if len(recent[seat.player_id]) < RECENT_SEATS:
+            recent[seat.player_id].append(seat)
+    out = []
+    for bot in bots:
+        seats = recent[bot.player_id]
+        latencies = [
+            float(move["latency_ms"])
+            for seat in seats
+            for move in seat.moves
+            if isinstance(move, dict) and isinstance(move.get("latency_ms"), int | float)
+        ]
+        total = totals.get(bot.player_id, {"seats": 0, "forfeits": 0})
+        versions = sorted(bot.versions.all(), key=lambda version: -version.number)
+        for version in versions:
+            version.log_text = json.dumps(version.log, indent=1, ensure_ascii=False)[:20000]
+        status = "retired" if bot.retired_at else "suspended" if bot.suspended_at else None
+        if status is None:
+            status = versions[0].status if versions else "pending"
+        out.append(
+            {
+                "player": bot.player,
+                "submission": bot,
+                "status": status,
+                "rating": ratings.get(bot.player_id),
+                "versions": versions,
+                "recent": seats[:SHOWN_SEATS],
+                "stats": {
+                    "seats": total["seats"],
+                    "forfeits": total["forfeits"],
+                    "forfeit_rate": 100.0 * total["forfeits"] / total["seats"] if total["seats"] else 0.0,
+                    "moves": len(latencies),
+                    "p50": statistics.median(latencies) if latencies else None,
+                    "p95": _percentile(latencies, 0.95) if latencies else None,
+                    "max": max(latencies) if latencies else None,
+                },
+            }
+        )
+    return out

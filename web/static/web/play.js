@@ -1,0 +1,117 @@
+// Play table: polls the state endpoint, swaps in the server-drawn panel when the game moves on,
+// sends the decision without reloading, and runs the clock.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+  var panel = document.getElementById("panel");
+  if (!panel) return;
+  var errorBox = document.getElementById("play-error");
+  var turn = panel.dataset.turn, status = panel.dataset.status;
+  var busy = false;
+
+  function csrf() {
+    var input = panel.querySelector("input[name=csrfmiddlewaretoken]") || document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function bind() {
+    var form = document.getElementById("play-form");
+    // Gap dots on the pizza mirror the gap checkboxes.
+    panel.querySelectorAll(".gap-button").forEach(function (dot) {
+      dot.addEventListener("click", function () {
+        var box = panel.querySelector('input[name=gap][data-gap="' + dot.dataset.gap + '"]');
+        if (box) { box.checked = !box.checked; box.dispatchEvent(new Event("change", { bubbles: true })); }
+      });
+    });
+    panel.querySelectorAll("input[name=gap]").forEach(function (box) {
+      box.addEventListener("change", function () {
+        var line = panel.querySelector('line.cut[data-gap="' + box.value + '"]');
+        var dot = panel.querySelector('.gap-button[data-gap="' + box.value + '"]');
+        if (line) line.classList.toggle("pending", box.checked);
+        if (dot) dot.classList.toggle("on", box.checked);
+      });
+    });
+    function choosePortion() {
+      var chosen = panel.querySelector("input[name=portion]:checked");
+      panel.querySelectorAll(".portion").forEach(function (div) {
+        div.classList.toggle("selected", !!chosen && div.dataset.portion === chosen.value);
+      });
+      panel.querySelectorAll("svg.pizza .slice[data-portion]").forEach(function (g) {
+        g.classList.toggle("chosen", !!chosen && g.dataset.portion === chosen.value);
+      });
+    }
+    panel.querySelectorAll("input[name=portion]").forEach(function (radio) { radio.addEventListener("change", choosePortion); });
+    panel.querySelectorAll("svg.pizza .slice[data-portion]").forEach(function (g) {
+      g.addEventListener("click", function () {
+        var radio = panel.querySelector('input[name=portion][value="' + g.dataset.portion + '"]');
+        if (radio) { radio.checked = true; choosePortion(); radio.focus(); }
+      });
+    });
+    choosePortion();
+    var card = document.getElementById("use-card");
+    if (card) card.addEventListener("change", function () { card.closest(".marianne").classList.toggle("using", card.checked); });
+    panel.querySelectorAll("button[data-confirm]").forEach(function (button) {
+      button.addEventListener("click", function (event) { if (!window.confirm(button.dataset.confirm)) event.preventDefault(); });
+    });
+    panel.querySelectorAll("form").forEach(function (f) {
+      f.addEventListener("submit", function (event) {
+        event.preventDefault();
+        send(f);
+      });
+    });
+    tick();
+  }
+
+  function send(form) {
+    var button = form.querySelector("button[type=submit]");
+    if (button) button.disabled = true;
+    errorBox.textContent = "";
+    fetch(window.location.pathname, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { "X-Requested-With": "fetch", "X-CSRFToken": csrf() },
+      credentials: "same-origin",
+    }).then(function (response) { return response.json(); }).then(function (answer) {
+      if (!answer.ok) { errorBox.textContent = answer.error; if (button) button.disabled = false; return; }
+      refresh(true);
+    }).catch(function () { errorBox.textContent = "…"; if (button) button.disabled = false; });
+  }
+
+  function refresh(force) {
+    if (busy) return;
+    busy = true;
+    fetch(panel.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (state) {
+        if (!force && String(state.turn) === String(turn) && state.status === status) { busy = false; return null; }
+        turn = String(state.turn); status = state.status;
+        return fetch(panel.dataset.panelUrl, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+          var focused = document.activeElement && document.activeElement.id;
+          panel.innerHTML = html;
+          panel.dataset.turn = turn; panel.dataset.status = status;
+          bind();
+          var first = panel.querySelector("#play-form input:not([type=hidden])");
+          if (first && !focused) first.focus({ preventScroll: true });
+          busy = false;
+        });
+      })
+      .catch(function () { busy = false; });
+  }
+
+  var clockTimer = null;
+  function tick() {
+    var clock = panel.querySelector(".clock");
+    if (clockTimer) clearInterval(clockTimer);
+    if (!clock) return;
+    var deadline = Date.now() + 1000 * parseFloat(clock.dataset.seconds || "0");
+    var template = clock.textContent.replace(/\d+/, "{s}");
+    clockTimer = setInterval(function () {
+      var left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+      clock.textContent = template.replace("{s}", left);
+      clock.classList.toggle("low", left <= 10);
+    }, 1000);
+  }
+
+  bind();
+  setInterval(function () { if (status !== "finished") refresh(false); }, 1500);
+})();

@@ -1,0 +1,161 @@
+"""The play table as a page: the current pizza, the choices of the seat to act, and a form's answer
+turned into an action for `arena.play.engine.submit_action`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+
+from arena.play.engine import TableState
+from arena.play.snapshot import snapshot
+from games.part_du_chef import DECK
+from web import pizza
+
+
+def seat_marks(table: TableState) -> list[str]:
+    return [str(seat + 1) for seat in range(len(table.players))]
+
+
+def context(table: TableState) -> dict[str, Any]:
+    view = snapshot(table)
+    obs = view["observation"]
+    state = table.state
+    marks = seat_marks(table)
+    ring_ids = [s["id"] for s in obs["ring"]]
+    states = {
+        sid: pizza.SliceState(owner=state.owner[sid] if state.owner[sid] >= 0 else None)
+        for sid in ring_ids
+        if state.owner[sid] >= 0
+    }
+    for seat, eaten in enumerate(state.eaten):
+        for sid in eaten:
+            if sid in ring_ids:
+                states[sid] = pizza.SliceState(eaten_by=seat)
+    portion_of = {sid: p["index"] for p in obs["portions"] for sid in p["slices"]}
+    legal = view["legal"]
+    portions = []
+    if legal and legal["phase"] == "take":
+        for option in legal["portions"]:
+            portions.append(
+                {
+                    "index": option["index"],
+                    "number": option["index"] + 1,
+                    "chips": pizza.chips(option["slices"]),
+                    "edible": [
+                        {"id": s, "label": pizza.describe(s), "chip": pizza.chips([s])} for s in option["edible"]
+                    ],
+                    "finishers": [
+                        {
+                            "slice": f["slice"],
+                            "label": pizza.describe(f["slice"]),
+                            "options": [
+                                {
+                                    "value": f"{o['from']}:{o['slice']}",
+                                    "label": _("%(slice)s from %(who)s")
+                                    % {"slice": pizza.describe(o["slice"]), "who": table.players[o["from"]].name},
+                                }
+                                for o in f["steal_options"]
+                            ],
+                        }
+                        for f in option["finishers"]
+                    ],
+                }
+            )
+    marianne = None
+    if legal and legal["marianne"]["can_use"]:
+        marianne = {
+            "give": [{"id": s, "label": pizza.describe(s)} for s in legal["marianne"]["give"]],
+            "take": [
+                {
+                    "id": s,
+                    "label": _("%(slice)s of %(who)s")
+                    % {"slice": pizza.describe(s), "who": table.players[state.owner[s]].name},
+                }
+                for s in legal["marianne"]["take"]
+            ],
+        }
+    scores = obs["scores"]
+    players = []
+    for seat, player in enumerate(table.players):
+        players.append(
+            {
+                "seat": seat,
+                "mark": marks[seat],
+                "player": player,
+                "me": seat == table.seat,
+                "to_act": seat == view["to_act"],
+                "kept": pizza.chips(sorted(state.kept[seat])),
+                "eaten": pizza.chips(sorted(state.eaten[seat]), "eaten-chip"),
+                "score": scores[seat],
+                "timeouts": view["players"][seat]["timeouts"],
+                "forfeited": view["players"][seat]["forfeited"],
+                "marianne": obs["marianne"]["holder"] == seat and obs["marianne"]["in_play"],
+                "rank": (view["result"]["ranks"][seat] if view["result"] and view["result"]["ranks"] else None),
+            }
+        )
+    to_act = view["to_act"]
+    return {
+        "view": view,
+        "pizza_number": obs["pizza"] + 1,
+        "ring": pizza.ring(
+            ring_ids,
+            label=_("Pizza %(n)d of 5") % {"n": obs["pizza"] + 1},
+            states=states,
+            cuts=obs["cuts"] or (),
+            size=380,
+            gap_buttons=bool(legal and legal["phase"] == "cut"),
+            portion_of=portion_of,
+            seat_marks=marks,
+            pizza=obs["pizza"],
+        )
+        if ring_ids
+        else "",
+        "legal": legal,
+        "gaps": list(range(13)),
+        "cut_points": legal["cut"]["points"] if legal and legal["cut"] else 0,
+        "portions": portions,
+        "taken": [
+            {"number": p["index"] + 1, "who": table.players[p["taken_by"]].name, "chips": pizza.chips(p["slices"])}
+            for p in obs["portions"]
+            if p["taken_by"] is not None
+        ],
+        "marianne": marianne,
+        "players": players,
+        "to_act_name": table.players[to_act].name if to_act is not None else "",
+        "unseen": [
+            {"chip": pizza.chips([next(s.id for s in DECK if s.sort == name)]), "name": pizza.sort_name(k), "count": n}
+            for k, (name, n) in enumerate(obs["unseen"].items())
+        ],
+    }
+
+
+def action_from_form(data: QueryDict) -> dict[str, Any]:
+    """The action a play form describes, in the JSON form of records (the rules judge it)."""
+
+    def ints(name: str) -> list[int]:
+        out = []
+        for raw in data.getlist(name):
+            try:
+                out.append(int(raw))
+            except ValueError:
+                continue
+        return out
+
+    marianne = None
+    if data.get("marianne") == "on":
+        marianne = {"give": ints("give"), "take": ints("take")}
+    if data.get("phase") == "cut":
+        return {"type": "cut", "cuts": sorted(ints("gap")), "marianne": marianne}
+    portion_raw = data.get("portion")
+    if portion_raw is None or not portion_raw.isdigit():
+        raise ValueError(_("Choose a portion."))
+    portion = int(portion_raw)
+    steals = []
+    for key in data:
+        if key.startswith(f"steal-{portion}-") and data[key]:
+            finisher = int(key.rsplit("-", 1)[1])
+            victim, sid = (int(part) for part in data[key].split(":"))
+            steals.append({"finisher": finisher, "from": victim, "slice": sid})
+    return {"type": "take", "portion": portion, "eat": ints(f"eat-{portion}"), "steals": steals, "marianne": marianne}

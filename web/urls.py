@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from web import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
+    path("players/<int:player_id>/", views.player_page, name="player"),
+    path("matches/<int:match_id>/", views.match_page, name="match"),
+    path("matches/<int:match_id>/record.json", views.match_record, name="match-record"),
+    path("play/", views.lobby, name="lobby"),
+    path("play/<int:match_id>/", views.play_page, name="play"),
+    path("play/<int:match_id>/panel/", views.play_panel, name="play-panel"),
+    path("rules/", views.rules, name="rules"),
+    path("my-bots/", views.my_bots, name="bots"),
+    path("i18n/", include("django.conf.urls.i18n")),
+]

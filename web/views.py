@@ -1,0 +1,336 @@
+"""Pages of the web front; the work is done by the domain modules, views stay thin."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from arena.actions import RequestError
+from arena.models import Match, MatchSeat, Player
+from arena.play import engine, queue, tables
+from arena.play.models import FriendlyTable
+from games.part_du_chef import IllegalAction
+from games.registry import all_games, get_game
+from ratings import leaderboard
+from ratings.elo import PROVISIONAL_GAMES
+from ratings.models import Rating, RatingChange
+from web import charts, pizza, replay
+from web.forms import SignUpForm
+from web.table import action_from_form, context
+
+DEFAULT_GAME = "part-du-chef"
+PAGE_SIZE = 50
+HISTORY_POINTS = 300
+RANK_CACHE_SECONDS = 30
+REPLAY_CACHE_SECONDS = 3600
+
+
+def _game(key: str) -> Any:
+    try:
+        return get_game(key)
+    except KeyError:
+        raise Http404(f"unknown game {key!r}") from None
+
+
+def _person(request: HttpRequest) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return engine.person_of(request.user)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/home.html", {"games": all_games()})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        engine.person_of(user)
+        login(request, user)
+        return redirect("web:lobby")
+    return render(request, "web/signup.html", {"form": form})
+
+
+def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
+    spec = _game(game)
+    kind = request.GET.get("kind") or None
+    if kind not in (None, *Player.Kind.values):
+        kind = None
+    query = request.GET.get("q", "").strip()[:64]
+    try:
+        number = max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        number = 1
+    rows: list[Any]
+    last_page = 1
+    count = 0
+    if query:
+        # A name prefix, served by the (upper(name) text_pattern_ops) index; ranks are not shown here.
+        found = leaderboard.board(spec.key, kind).filter(player__name__istartswith=query).select_related("player")
+        rows = [leaderboard.Ranked(0, row) for row in found[:PAGE_SIZE]]
+    else:
+        count = leaderboard.board_size(spec.key, kind)
+        last_page = max(1, -(-count // PAGE_SIZE))
+        number = min(number, last_page)
+        rows = leaderboard.page(spec.key, kind, number, PAGE_SIZE)
+    return render(
+        request,
+        "web/leaderboard.html",
+        {
+            "game": spec,
+            "kind": kind or "",
+            "query": query,
+            "rows": rows,
+            "count": count,
+            "number": number,
+            "last_page": last_page,
+            "previous": number - 1 if number > 1 else None,
+            "next": number + 1 if number < last_page else None,
+            "provisional_games": PROVISIONAL_GAMES,
+        },
+    )
+
+
+def _rank(row: Rating) -> int:
+    key = f"web-rank:{row.game}:{row.player_id}:{row.rating!r}"
+    rank = cache.get(key)
+    if rank is None:
+        rank = leaderboard.rank_of(row)
+        cache.set(key, rank, RANK_CACHE_SECONDS)
+    return int(rank)
+
+
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    spec = _game(request.GET.get("game", DEFAULT_GAME))
+    rating = Rating.objects.filter(player=player, game=spec.key).first()
+    history = list(
+        RatingChange.objects.filter(player=player, game=spec.key)
+        .order_by("-id")
+        .values_list("before", "after")[:HISTORY_POINTS]
+    )[::-1]
+    points = [history[0][0], *(after for _, after in history)] if history else []
+    record = MatchSeat.objects.filter(
+        player=player, match__game=spec.key, match__rated=True, rank__isnull=False
+    ).aggregate(games=Count("id"), wins=Count("id", filter=Q(rank=1)))
+    recent = list(
+        MatchSeat.objects.filter(player=player)
+        .select_related("match")
+        .defer("match__record")
+        .order_by("-match_id")[:15]
+    )
+    return render(
+        request,
+        "web/player.html",
+        {
+            "player": player,
+            "game": spec,
+            "rating": rating,
+            "rank": _rank(rating) if rating else None,
+            "provisional": rating is not None and rating.games < PROVISIONAL_GAMES,
+            "chart": charts.rating_chart(points),
+            "rated_games": record["games"],
+            "win_rate": (100.0 * record["wins"] / record["games"]) if record["games"] else None,
+            "recent": recent,
+        },
+    )
+
+
+def _replay_payload(match: Match) -> dict[str, Any]:
+    key = f"web-replay:{match.id}:{get_language()}"
+    payload = cache.get(key)
+    if payload is None:
+        payload = {"frames": [frame.to_json() for frame in replay.frames(match.record)]}
+        cache.set(key, payload, REPLAY_CACHE_SECONDS)
+    return payload
+
+
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.defer("record"), pk=match_id)
+    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    if match.status != Match.Status.FINISHED:
+        if hasattr(match, "live"):
+            return redirect("web:play", match_id=match.id)
+        return render(request, "web/match_waiting.html", {"match": match, "seats": seats})
+    match = Match.objects.get(pk=match_id)
+    frames = _replay_payload(match)["frames"]
+    try:
+        step = min(max(0, int(request.GET.get("step", len(frames) - 1))), len(frames) - 1)
+    except ValueError:
+        step = len(frames) - 1
+    frame = frames[step]
+    record = match.record
+    marks = [str(seat + 1) for seat in range(len(seats))]
+    rings = []
+    for index, ring_slices in enumerate(record["pizzas"]):
+        ids = [s["id"] for s in ring_slices]
+        states = {}
+        for sid in ids:
+            if str(sid) in frame["eaten"]:
+                states[sid] = pizza.SliceState(eaten_by=frame["eaten"][str(sid)])
+            elif str(sid) in frame["owner"]:
+                states[sid] = pizza.SliceState(owner=frame["owner"][str(sid)])
+        rings.append(
+            pizza.ring(
+                ids,
+                label=_("Pizza %(n)d of 5") % {"n": index + 1},
+                states=states,
+                cuts=frame["cuts"][index] or (),
+                size=230,
+                seat_marks=marks,
+                pizza=index,
+                dimmed=index > frame["pizza"],
+            )
+        )
+    scores = record.get("scores") or []
+    rows = []
+    for seat in seats:
+        score = scores[seat.seat] if seat.seat < len(scores) else {}
+        rows.append(
+            {
+                "seat": seat,
+                "mark": marks[seat.seat],
+                "score": score,
+                "kept": pizza.chips(frame["kept"][seat.seat]),
+                "eaten": pizza.chips(frame["eatenBySeat"][seat.seat], "eaten-chip"),
+                "total": frame["totals"][seat.seat],
+                "delta": (seat.rating_after - seat.rating_before) if seat.rating_after is not None else None,
+            }
+        )
+    return render(
+        request,
+        "web/match.html",
+        {
+            "match": match,
+            "rows": rows,
+            "rings": rings,
+            "frame": frame,
+            "step": step,
+            "last_step": len(frames) - 1,
+            "frames_json": frames,
+            "chili": record.get("chili") or [],
+            "names": [seat.player.name for seat in seats],
+        },
+    )
+
+
+def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.only("id", "status", "record"), pk=match_id)
+    if match.status != Match.Status.FINISHED or match.record is None:
+        raise Http404("the record is published when the match is over")
+    response = HttpResponse(json.dumps(match.record, indent=1), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.id}.json"'
+    return response
+
+
+def play_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        table = engine.table_state(match_id, _person(request))
+    except engine.NotSeated:
+        raise Http404("no such table") from None
+    if request.method == "POST":
+        return _play_post(request, table)
+    return render(request, "web/play.html", {"match": table.live.match, **context(table)})
+
+
+def play_panel(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        table = engine.table_state(match_id, _person(request))
+    except engine.NotSeated:
+        raise Http404("no such table") from None
+    return render(request, "web/_play_panel.html", {"match": table.live.match, **context(table)})
+
+
+def _play_post(request: HttpRequest, table: engine.TableState) -> HttpResponse:
+    wants_json = request.headers.get("X-Requested-With") == "fetch"
+    player = _person(request)
+    error = None
+    if player is None or table.seat is None:
+        error = _("Sign in with a seat at this table to play.")
+    else:
+        try:
+            if request.POST.get("resign") == "1":
+                engine.resign(table.live.match_id, player)
+            else:
+                turn = int(request.POST.get("turn", "-1"))
+                engine.submit_action(table.live.match_id, player, turn, action_from_form(request.POST))
+        except (ValueError, IllegalAction, engine.PlayError) as exc:
+            error = str(exc)
+    if wants_json:
+        return JsonResponse({"ok": error is None, "error": error}, status=200 if error is None else 400)
+    if error:
+        messages.error(request, error)
+    return redirect("web:play", match_id=table.live.match_id)
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    player = engine.person_of(request.user)
+    if request.method == "POST":
+        try:
+            if "leave" in request.POST:
+                queue.leave(request.user)
+            elif "join" in request.POST:
+                queue.join(
+                    request.user, request.POST.get("game", DEFAULT_GAME), int(request.POST.get("table_size", "0"))
+                )
+            elif "open" in request.POST:
+                names = [n.strip() for n in request.POST.get("guests", "").split(",") if n.strip()]
+                found = dict(Player.objects.filter(name__in=names).values_list("name", "id"))
+                missing = [name for name in names if name not in found]
+                if missing:
+                    raise engine.PlayError(_("No player named %(name)s.") % {"name": missing[0]})
+                options = {"marianne": request.POST.get("marianne") == "on"}
+                tables.open_table(request.user, DEFAULT_GAME, [found[name] for name in names], options)
+            elif "accept" in request.POST:
+                tables.accept(request.user, int(request.POST["accept"]))
+            elif "decline" in request.POST:
+                tables.decline(request.user, int(request.POST["decline"]))
+        except (ValueError, engine.PlayError, RequestError) as exc:
+            messages.error(request, str(exc))
+        return redirect("web:lobby")
+    status = queue.status(request.user)
+    invitations = (
+        FriendlyTable.objects.filter(seats__player=player, status=FriendlyTable.Status.OPEN)
+        .prefetch_related("seats__player")
+        .order_by("-id")[:20]
+    )
+    return render(
+        request,
+        "web/lobby.html",
+        {
+            "player": player,
+            "status": status,
+            "games": all_games(),
+            "sizes": [2, 3, 4, 5],
+            "invitations": [
+                {"table": t, "mine": next(s for s in t.seats.all() if s.player_id == player.id)} for t in invitations
+            ],
+            "bots": Player.objects.filter(kind=Player.Kind.BOT, owner=None).exclude(builtin="").order_by("id")[:10],
+        },
+    )
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    language = (get_language() or "en").split("-")[0]
+    if language not in ("en", "fr", "nb"):
+        language = "en"
+    return render(request, f"web/rules_{language}.html", {"defs": pizza.defs()})
+
+
+@login_required
+def my_bots(request: HttpRequest) -> HttpResponse:
+    from web.bots import owner_bots
+
+    return render(request, "web/bots.html", {"bots": owner_bots(request.user)})
