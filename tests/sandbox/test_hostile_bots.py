@@ -158,6 +158,7 @@ def test_forbidden_system_calls_are_denied_by_seccomp(start_bot):
     result = start_bot("syscalls").act(FAKE_OBSERVATION)
     assert result.status == OK
     calls = result.action["syscalls"]
+    assert calls["seccomp_mode"] == "2"  # SECCOMP_MODE_FILTER: our filter is installed
     for name in ("ptrace", "mount", "unshare_user", "keyctl", "bpf"):
         assert calls[name] == {"rc": -1, "errno": 1}, (name, calls[name])
     assert calls["getpid"]["rc"] > 0
