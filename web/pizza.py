@@ -171,6 +171,22 @@ def ring(
         parts.append(f'<text x="{_f(mx)}" y="{_f(my)}" dy=".35em" class="owner">{escape(mark)}</text>')
         parts.append(f'<path class="strike" d="M{_f(x0)} {_f(y0)}L{_f(x2)} {_f(y2)}"/>')
         parts.append("</g>")
+    if portion_of:
+        # Each portion's number near the centre, at the middle of its slices.
+        position_of = {sid: position for position, sid in enumerate(slices)}
+        members: dict[int, list[int]] = {}
+        for sid, index in portion_of.items():
+            members.setdefault(index, []).append(sid)
+        for index, sids in sorted(members.items()):
+            positions = {position_of[s] for s in sids}
+            # A portion is a run of neighbours, which may wrap past position 12: it starts where
+            # the position before is not in it.
+            start = next(p for p in sorted(positions) if (p - 1) % RING not in positions)
+            px, py = _point(c, c, inner - 15, _angle(start + len(sids) / 2))
+            parts.append(
+                f'<circle cx="{_f(px)}" cy="{_f(py)}" r="10" class="portion-badge"/>'
+                f'<text x="{_f(px)}" y="{_f(py)}" dy=".35em" class="portion-number">{index + 1}</text>'
+            )
     for gap in range(RING):
         a = _angle(gap)
         gx0, gy0 = _point(c, c, inner - 6, a)

@@ -8,6 +8,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from arena.models import MatchSeat
 from arena.play.engine import TableState
 from arena.play.snapshot import snapshot
 from games.part_du_chef import DECK
@@ -77,6 +78,9 @@ def context(table: TableState) -> dict[str, Any]:
             ],
         }
     scores = obs["scores"]
+    results = {}
+    if view["status"] == "finished":
+        results = {seat.seat: seat for seat in MatchSeat.objects.filter(match_id=table.live.match_id)}
     players = []
     for seat, player in enumerate(table.players):
         players.append(
@@ -92,7 +96,9 @@ def context(table: TableState) -> dict[str, Any]:
                 "timeouts": view["players"][seat]["timeouts"],
                 "forfeited": view["players"][seat]["forfeited"],
                 "marianne": obs["marianne"]["holder"] == seat and obs["marianne"]["in_play"],
-                "rank": (view["result"]["ranks"][seat] if view["result"] and view["result"]["ranks"] else None),
+                "rank": results[seat].rank if seat in results else None,
+                "rating_before": results[seat].rating_before if seat in results else None,
+                "rating_after": results[seat].rating_after if seat in results else None,
             }
         )
     to_act = view["to_act"]
@@ -125,7 +131,7 @@ def context(table: TableState) -> dict[str, Any]:
         "players": players,
         "to_act_name": table.players[to_act].name if to_act is not None else "",
         "unseen": [
-            {"chip": pizza.chips([next(s.id for s in DECK if s.sort == name)]), "name": pizza.sort_name(k), "count": n}
+            {"chip": pizza.chips([max(s.id for s in DECK if s.sort == name)]), "name": pizza.sort_name(k), "count": n}
             for k, (name, n) in enumerate(obs["unseen"].items())
         ],
     }

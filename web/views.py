@@ -19,7 +19,7 @@ from arena.actions import RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
-from games.part_du_chef import IllegalAction
+from games.part_du_chef import KIND_NAMES, IllegalAction
 from games.registry import all_games, get_game
 from ratings import leaderboard
 from ratings.elo import PROVISIONAL_GAMES
@@ -187,7 +187,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 label=_("Pizza %(n)d of 5") % {"n": index + 1},
                 states=states,
                 cuts=frame["cuts"][index] or (),
-                size=230,
+                size=210,
                 seat_marks=marks,
                 pizza=index,
                 dimmed=index > frame["pizza"],
@@ -219,7 +219,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "step": step,
             "last_step": len(frames) - 1,
             "frames_json": frames,
-            "chili": record.get("chili") or [],
+            "chili": [{**c, "name": pizza.sort_name(KIND_NAMES.index(c["sort"]))} for c in record.get("chili") or []],
             "names": [seat.player.name for seat in seats],
         },
     )

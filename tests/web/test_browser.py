@@ -1,0 +1,181 @@
+"""In a real headless Chromium: two people sign up, queue, play a ranked 3-player game with a house bot to
+the end, see their rating move, then browse the leaderboard and the replay. Screenshots go to
+test-artifacts/ for people to look at."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    # The test drives the browser and reads the database from one thread; Playwright's sync API
+    # keeps an event loop there, which Django would otherwise take for async code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def sign_up(browser: Any, base: str, name: str) -> Any:
+    context = browser.new_context(locale="en-GB", viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/signup/")
+    page.get_by_label("Username").fill(name)
+    page.locator("#id_password1").fill("pizza-and-olives-42")
+    page.get_by_label("Password confirmation").fill("pizza-and-olives-42")
+    page.get_by_role("button", name="Create my account").click()
+    page.wait_for_url(f"{base}/play/")
+    return page
+
+
+def decide(page: Any, turn: str) -> None:
+    """Make this seat's decision through the form: three gaps, or the first portion eating one slice."""
+    form = page.locator("#play-form")
+    if form.locator("input[name=phase][value=cut]").count():
+        # One gap by clicking its dot on the pizza, the others by keyboard on the checkboxes.
+        page.locator('svg .gap-button[data-gap="0"]').click()
+        for gap in ("4", "8"):
+            box = page.locator(f'input[name=gap][value="{gap}"]')
+            box.focus()
+            page.keyboard.press("Space")
+        assert page.locator("line.cut.pending").count() == 3
+    else:
+        eat = page.locator(".portion.selected input[type=checkbox][name^=eat-]")
+        if eat.count():
+            eat.first.check()
+    page.locator("#send").click()
+    page.wait_for_function("turn => document.getElementById('panel').dataset.turn !== turn", arg=turn, timeout=15000)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
+    browser: Any, live_server: Any, workers: Any, settings: Any
+) -> None:
+    from arena import matchmaking
+    from arena.builtin import ensure_builtin_bots
+    from arena.models import Match, MatchSeat, Player
+    from ratings.models import Rating
+
+    ensure_builtin_bots(Player)
+    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
+    settings.ARENA_HOUSE_BOTS = ["greedy"]
+    workers.start("browser-bots")
+    base = live_server.url
+
+    alice = sign_up(browser, base, "alice")
+    bob = sign_up(browser, base, "bob")
+    for page in (alice, bob):
+        page.get_by_label("Table size").select_option("3")
+        page.get_by_role("button", name="Join the queue").click()
+    assert "number 2 in the queue" in bob.content()
+    shot(alice, "01-lobby-waiting")
+
+    # What beat does every few seconds: the matchmaker seats them with a house bot.
+    (match_id,) = matchmaking.tick()
+    for page in (alice, bob):
+        page.wait_for_url(re.compile(rf".*/play/{match_id}/$"), timeout=15000)
+    seated = {
+        seat.player.name: seat.seat for seat in MatchSeat.objects.filter(match_id=match_id).select_related("player")
+    }
+    assert set(seated) == {"alice", "bob", "greedy"}
+
+    shots = 0
+    while Match.objects.get(pk=match_id).status != Match.Status.FINISHED:
+        acted = False
+        for page in (alice, bob):
+            panel = page.locator("#panel")
+            if page.locator("#play-form").count() and panel.get_attribute("data-status") == "running":
+                if shots < 2:
+                    shot(page, f"02-play-{'cut' if page.locator('input[name=phase][value=cut]').count() else 'take'}")
+                    shots += 1
+                decide(page, panel.get_attribute("data-turn"))
+                acted = True
+        if not acted:
+            alice.wait_for_timeout(300)
+    match = Match.objects.get(pk=match_id)
+    assert match.rated and len(match.record["actions"]) == 20
+
+    for page in (alice, bob):
+        page.wait_for_selector("text=See the replay and the final scores", timeout=15000)
+    shot(alice, "03-play-finished")
+
+    # The rating moved, once, and the profile shows it.
+    rating = Rating.objects.get(player__name="alice", game="part-du-chef")
+    assert rating.games == 1 and rating.rating != 1500.0
+    alice.goto(f"{base}/players/{rating.player_id}/")
+    assert f"{rating.rating:.0f}" in alice.locator(".facts").inner_text()
+    assert alice.locator("svg.chart").count() == 1
+    shot(alice, "04-profile")
+
+    # The leaderboard, its filters and the search.
+    bob.goto(f"{base}/leaderboard/part-du-chef/?kind=human")
+    names = bob.locator("table.board tbody td:nth-child(2)").all_inner_texts()
+    assert set(names) == {"alice", "bob"}
+    bob.get_by_label("Find a player by name").fill("ali")
+    bob.get_by_role("button", name="Search").click()
+    assert bob.locator("table.board tbody td:first-child").all_inner_texts() == ["alice"]
+    bob.goto(f"{base}/leaderboard/part-du-chef/")
+    shot(bob, "05-leaderboard")
+
+    # The replay: buttons and keys step through the game.
+    bob.goto(f"{base}/matches/{match_id}/")
+    step = bob.locator('[data-role="step"]')
+    assert step.inner_text() == "20"
+    assert bob.locator("svg.pizza line.cut.shown").count() == 15
+    shot(bob, "06-replay-final")
+    bob.keyboard.press("Home")
+    assert step.inner_text() == "0" and bob.locator("svg.pizza line.cut.shown").count() == 0
+    assert "The deal" in bob.locator('[data-role="caption"]').inner_text()
+    for _ in range(3):
+        bob.get_by_role("button", name="Forward").click()
+    bob.keyboard.press("ArrowRight")
+    assert step.inner_text() == "4"
+    assert bob.locator('svg.pizza[data-pizza="0"] line.cut.shown').count() == 3
+    assert bob.locator('svg.pizza[data-pizza="0"] .slice.kept, svg.pizza[data-pizza="0"] .slice.eaten').count() == 13
+    bob.get_by_role("button", name="Back").click()
+    assert step.inner_text() == "3"
+    shot(bob, "07-replay-step-3")
+    with bob.expect_download() as download:
+        bob.get_by_role("link", name="Download the record (JSON)").click()
+    assert download.value.suggested_filename == f"match-{match_id}.json"
+
+    # The same page in French and Norwegian, from the browser's language.
+    for locale, word in (("fr-FR", "Rediffusion"), ("nb-NO", "Reprise")):
+        context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
+        page = context.new_page()
+        page.goto(f"{base}/matches/{match_id}/")
+        assert word in page.locator("h2#replay-title").inner_text()
+        shot(page, f"08-replay-{locale}")
+        context.close()
