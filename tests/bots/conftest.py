@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,8 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTER_KITS = ROOT / "starter-kits"
 SANDBOX_BOTS = ROOT / "tests" / "sandbox" / "bots"
 HOSTILE = Path(__file__).resolve().parent / "hostile"
-BASE_UID = 62700
 SLOTS = 6
+# Slot uids of this test run alone (no account has them): another run of the suite at the same time (several people
+# test on one machine) gets other uids, so "no process of these uids is left" is exact.
+BASE_UID = 200_000 + (os.getpid() % 1000) * SLOTS
+STATE_DIR = f"/run/arena-sandbox-bots-tests-{BASE_UID}"
 
 
 def zipped(entries: dict[str, bytes | str]) -> bytes:
@@ -42,7 +46,7 @@ def sandboxed_processes() -> dict[int, list[int]]:
 @pytest.fixture(autouse=True)
 def bot_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The service's sandbox on slot uids of these tests, short limits so failures come fast."""
-    settings.ARENA_SANDBOX_STATE_DIR = "/run/arena-sandbox-bots-tests"
+    settings.ARENA_SANDBOX_STATE_DIR = STATE_DIR
     settings.ARENA_SANDBOX_BASE_UID = BASE_UID
     settings.ARENA_SANDBOX_SLOTS = SLOTS
     settings.ARENA_BOT_CACHE_DIR = str(tmp_path_factory.getbasetemp() / "bot-cache")
@@ -51,7 +55,50 @@ def bot_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Ite
     settings.ARENA_BOT_START_MS = 3000
     settings.ARENA_BOT_VALIDATION_GAMES = 2
     yield settings
-    assert sandboxed_processes() == {}, "sandboxed processes outlived their match"
+    left = sandboxed_processes()
+    assert left == {}, f"sandboxed processes outlived their match: {_describe(left)}"
+
+
+def _describe(left: dict[int, list[int]]) -> str:
+    parts = []
+    for uid, pids in left.items():
+        for pid in pids:
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                command = "?"
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+                parent = next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:"))
+                parent_command = Path(f"/proc/{parent}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120]
+            except (OSError, StopIteration):
+                parent, parent_command = "?", "?"
+            parts.append(f"uid {uid} pid {pid}: {command[:120]} (parent {parent}: {parent_command})")
+    return "; ".join(parts)
+
+
+def worker_environment() -> dict[str, str]:
+    """The same sandbox and limits for real worker processes as for the tests' own process."""
+    return {
+        "ARENA_SANDBOX_STATE_DIR": STATE_DIR,
+        "ARENA_SANDBOX_BASE_UID": str(BASE_UID),
+        "ARENA_SANDBOX_SLOTS": str(SLOTS),
+        "ARENA_BOT_MOVE_MS": "400",
+        "ARENA_BOT_BANK_MS": "300",
+        "ARENA_BOT_START_MS": "3000",
+    }
+
+
+@pytest.fixture
+def restore_builtin_bots(django_db_blocker: Any) -> Iterator[None]:
+    """List it before `workers`: a transactional test's flush removes the built-in bots that every
+    migrated database has; this puts them back after the flush, for the tests that follow."""
+    yield
+    from arena.builtin import ensure_builtin_bots
+    from arena.models import Player
+
+    with django_db_blocker.unblock():
+        ensure_builtin_bots(Player)
 
 
 @pytest.fixture

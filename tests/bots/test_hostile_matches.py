@@ -199,3 +199,30 @@ def test_after_a_hostile_match_the_same_worker_plays_a_clean_one(submit):
     kit = submit("kit-after", (STARTER_KITS / "python" / "bot.py").read_bytes())
     clean = _arena_match(kit, seed=6)
     assert not BotSeat.objects.get(match=clean, seat=0).forfeited
+
+
+def test_a_real_worker_survives_hostile_matches_and_plays_on(restore_builtin_bots, workers, submit):
+    from tests.support import wait_until
+
+    from .conftest import worker_environment
+
+    bomb = submit("bomb-w", (SANDBOX_BOTS / "fork_bomb.py").read_bytes(), validate=False)
+    hog = submit("hog-w", (SANDBOX_BOTS / "memory_hog.py").read_bytes(), validate=False)
+    for bot in (bomb, hog):
+        _activate(bot)
+    kit = submit("kit-w", (STARTER_KITS / "python" / "bot.py").read_bytes())
+    worker = workers.start("hostile", **{**worker_environment(), "ARENA_BOT_BANK_MS": "3000"})
+    greedy = Player.objects.get(name="greedy")
+    matches = [
+        actions.create_match(game="part-du-chef", kind="arena", player_ids=[bot.pk, greedy.pk], seed=9)
+        for bot in (bomb, hog, kit)
+    ]
+
+    def done() -> bool:
+        return Match.objects.filter(pk__in=[m.pk for m in matches], status="finished").count() == 3
+
+    wait_until(done, 90, "the worker to play the three matches", workers.tail())
+    assert worker.poll() is None  # the worker is still up
+    assert list(Match.objects.filter(pk__in=[m.pk for m in matches]).values_list("attempt", flat=True)) == [1, 1, 1]
+    reasons = [BotSeat.objects.get(match=match, seat=0).forfeit_reason.split(":")[0] for match in matches]
+    assert reasons == ["timeout", "crash", ""]
