@@ -79,6 +79,7 @@ def _build_parser() -> _Parser:
     p.add_argument("--seed", type=int, default=0, help="game i is dealt from seed + i")
     p.add_argument("--marianne", action="store_true", help="play with La Marianne (every seat eligible)")
     p.add_argument("--out", help="write the records here, one JSON object per line")
+    p.add_argument("--playouts", type=int, help="the search bot's playout budget (default: its own)")
     p.set_defaults(handler=_simulate)
 
     p = commands.add_parser("verify", help="replay every record of a file and report each discrepancy")
@@ -101,7 +102,7 @@ def _build_parser() -> _Parser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--marianne", action="store_true")
-    p.add_argument("--playouts", type=int, help="the search bot's playouts per candidate (default: its own)")
+    p.add_argument("--playouts", type=int, help="the search bot's playout budget (default: its own)")
     p.set_defaults(handler=_ladder)
     return parser
 
@@ -172,6 +173,8 @@ def _console() -> Console:
 def _simulate(args: argparse.Namespace) -> int:
     _players(args.players)
     _positive(args.games, "--games")
+    if args.playouts is not None:
+        _positive(args.playouts, "--playouts")
     names = [name.strip() for name in args.bots.split(",")]
     for name in names:
         if name not in BOT_NAMES:
@@ -190,7 +193,12 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         with _progress(args.games, "simulate") as advance:
             for result in simulation.simulate(
-                names, args.games, args.seed, marianne=args.marianne, with_records=out is not None
+                names,
+                args.games,
+                args.seed,
+                marianne=args.marianne,
+                with_records=out is not None,
+                search_playouts=args.playouts,
             ):
                 if out is not None:
                     out.write(json.dumps(result.record, separators=(",", ":")) + "\n")

@@ -68,11 +68,17 @@ def play_one(
 
 
 def simulate(
-    names: Sequence[str], games: int, seed: int, *, marianne: bool = False, with_records: bool = True
+    names: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    marianne: bool = False,
+    with_records: bool = True,
+    search_playouts: int | None = None,
 ) -> Iterator[GameResult]:
     """Games `seed`, `seed + 1`, ... with the same bots in the same seats."""
     for i in range(games):
-        yield play_one(names, seed + i, marianne=marianne, with_record=with_records)
+        yield play_one(names, seed + i, marianne=marianne, with_record=with_records, search_playouts=search_playouts)
 
 
 # -- statistics --------------------------------------------------------------------------------
