@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
+
+
+class BotVersionInline(admin.TabularInline):
+    model = BotVersion
+    extra = 0
+    fields = ["number", "source", "filename", "endpoint", "status", "reason", "created_at", "activated_at"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(SubmittedBot)
+class SubmittedBotAdmin(admin.ModelAdmin):
+    list_display = ["player", "game", "suspended_at", "retired_at", "created_at"]
+    list_filter = ["game"]
+    search_fields = ["player__name", "player__owner__username"]
+    raw_id_fields = ["player"]
+    inlines = [BotVersionInline]
+
+
+@admin.register(BotVersion)
+class BotVersionAdmin(admin.ModelAdmin):
+    list_display = ["id", "bot", "number", "source", "status", "created_at", "validated_at"]
+    list_filter = ["status", "source"]
+    readonly_fields = ["bundle_sha256", "bundle_size", "log", "attempt", "lease_expires_at"]
+    raw_id_fields = ["bot"]
+
+
+@admin.register(BotSeat)
+class BotSeatAdmin(admin.ModelAdmin):
+    list_display = ["match", "seat", "player", "version", "pinned", "played", "forfeited"]
+    list_filter = ["forfeited", "pinned"]
+    raw_id_fields = ["match", "player", "version"]
