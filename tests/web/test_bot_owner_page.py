@@ -1,0 +1,68 @@
+"""The bot owners' page: one's own bots with versions, validation, logs, latency and forfeits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.test import Client
+
+
+def make_bot(owner: Any, name: str, seats: list[tuple[bool, list[int]]]) -> Any:
+    from arena.models import Match, MatchSeat, Player
+    from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
+
+    player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=owner)
+    bot = SubmittedBot.objects.create(player=player, game="part-du-chef")
+    BotVersion.objects.create(
+        bot=bot,
+        number=1,
+        source="upload",
+        filename="bot.py",
+        status="rejected",
+        reason="crashed on move 3",
+        log=[{"game": 1, "stderr": "Traceback: boom"}],
+    )
+    version = BotVersion.objects.create(bot=bot, number=2, source="upload", filename="bot2.py", status="active")
+    opponent = Player.objects.get(name="random")
+    for forfeited, latencies in seats:
+        match = Match.objects.create(game="part-du-chef", kind="arena", rated=True, seed=1, status="finished")
+        MatchSeat.objects.create(match=match, seat=0, player=player, forfeited=forfeited)
+        MatchSeat.objects.create(match=match, seat=1, player=opponent)
+        BotSeat.objects.create(
+            match=match,
+            seat=0,
+            player=player,
+            version=version,
+            played=True,
+            forfeited=forfeited,
+            forfeit_reason="too slow" if forfeited else "",
+            moves=[{"turn": i, "status": "ok", "latency_ms": ms} for i, ms in enumerate(latencies)],
+        )
+    return player
+
+
+def test_an_owner_sees_versions_validation_latency_and_forfeits_of_their_bots_only(
+    db: None, django_assert_num_queries: Any
+) -> None:
+    from django.contrib.auth.models import User
+
+    owner = User.objects.create_user("olga", password="a-long-passphrase")
+    other = User.objects.create_user("piet", password="a-long-passphrase")
+    make_bot(owner, "olga-bot", [(False, [10, 20, 30]), (True, [40, 5000])])
+    make_bot(other, "piet-bot", [(False, [1])])
+    client = Client()
+    client.force_login(owner)
+    # Session, user, bots with players, versions, ratings, seat totals, recent seats.
+    with django_assert_num_queries(7):
+        response = client.get("/my-bots/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "olga-bot" in body and "piet-bot" not in body
+    assert "crashed on move 3" in body and "Traceback: boom" in body and "bot2.py" in body
+    assert "too slow" in body
+    # Two seats, one forfeited; latencies 10, 20, 30, 40, 5000 ms: median 30, max 5000.
+    assert "50.0 %" in body and "30 / 5000 / 5000 ms" in body
+
+
+def test_the_bot_page_needs_an_account(db: None) -> None:
+    assert Client().get("/my-bots/").status_code == 302

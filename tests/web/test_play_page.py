@@ -1,0 +1,110 @@
+"""The play page: the seated person's choices as a form that works without scripts, and the lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+
+@pytest.fixture
+def seated(db: None) -> Any:
+    """Ann (seat 0, the chef of pizza 1) and Ben at a running rated table, seed 29, with La Marianne."""
+    from django.contrib.auth.models import User
+
+    from arena.models import Match
+    from arena.play.engine import create_live_match, person_of
+
+    ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
+    match = create_live_match(
+        game="part-du-chef", kind=Match.Kind.ARENA, players=[ann, ben], seed=29, options={"marianne": True}
+    )
+    clients = []
+    for player in (ann, ben):
+        client = Client()
+        client.force_login(player.owner)
+        clients.append(client)
+    return match, clients
+
+
+def test_the_chef_sees_thirteen_gaps_to_cut_and_la_marianne(seated: Any, django_assert_num_queries: Any) -> None:
+    match, (ann, _) = seated
+    # Session and user, the table and its seats, the player of the account, the result seats: none yet.
+    with django_assert_num_queries(5):
+        response = ann.get(f"/play/{match.id}/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.count('name="gap"') == 13 and "Choose 2 gaps to cut" in body
+    assert "Use my card" in body and 'class="gap-button"' in body
+    assert body.count('class="slice') == 13
+
+
+def test_a_form_post_without_scripts_plays_the_decision(seated: Any) -> None:
+    from arena.play.models import LiveGame
+
+    match, (ann, ben) = seated
+    response = ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4", "9"]})
+    assert response.status_code == 302
+    game = LiveGame.objects.get(pk=match.pk)
+    assert game.turn == 1 and game.record["actions"][0]["cuts"] == [4, 9]
+    page = ben.get(f"/play/{match.id}/").content.decode()
+    assert "Pick a portion" in page and page.count('name="portion"') == 2
+    # Ben keeps slice 3 from portion 0 = ring positions 4..8 and eats the margherita 4.
+    response = ben.post(f"/play/{match.id}/", {"turn": 1, "phase": "take", "portion": "0", "eat-0": ["4"]})
+    assert response.status_code == 302
+    take = LiveGame.objects.get(pk=match.pk).record["actions"][1]
+    assert take["portion"] == 0 and take["eat"] == [4]
+
+
+def test_an_illegal_choice_is_answered_with_the_rules_message(seated: Any) -> None:
+    match, (ann, _) = seated
+    answer = ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4"]}, HTTP_X_REQUESTED_WITH="fetch")
+    assert answer.status_code == 400
+    assert answer.json() == {"ok": False, "error": "a cut for 2 players has 2 cut points, not 1"}
+    page = ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4"]}, follow=True).content.decode()
+    assert "a cut for 2 players has 2 cut points, not 1" in page
+
+
+def test_the_panel_and_state_follow_the_game_and_a_spectator_gets_no_form(seated: Any) -> None:
+    match, (ann, ben) = seated
+    assert "Waiting for ann" in ben.get(f"/play/{match.id}/panel/").content.decode()
+    ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["0", "6"]})
+    assert "Your turn" in ben.get(f"/play/{match.id}/panel/").content.decode()
+    spectator = Client().get(f"/play/{match.id}/").content.decode()
+    assert 'id="play-form"' not in spectator and "Leave the game" not in spectator
+    assert Client().post(f"/play/{match.id}/", {"turn": 1, "phase": "take", "portion": "0"}).status_code == 302
+
+
+def test_leaving_from_the_page_forfeits(seated: Any) -> None:
+    from arena.play.models import LiveGame
+
+    match, (ann, _) = seated
+    ann.post(f"/play/{match.id}/", {"resign": "1"})
+    assert LiveGame.objects.get(pk=match.pk).out == [True, False]
+
+
+def test_the_lobby_joins_and_leaves_the_queue_and_opens_friendly_tables(db: None) -> None:
+    from django.contrib.auth.models import User
+
+    from arena.models import ArenaEntry
+    from arena.play.models import FriendlyTable
+
+    user = User.objects.create_user("cat", password="a-long-passphrase")
+    client = Client()
+    client.force_login(user)
+    client.post("/play/", {"join": "1", "game": "part-du-chef", "table_size": "4"})
+    assert ArenaEntry.objects.get(active=True).table_size == 4
+    assert "number 1 in the queue for a table of 4" in client.get("/play/").content.decode()
+    client.post("/play/", {"leave": "1"})
+    assert not ArenaEntry.objects.filter(active=True).exists()
+    page = client.post("/play/", {"open": "1", "guests": "greedy, nobody"}, follow=True).content.decode()
+    assert "No player named nobody." in page
+    client.post("/play/", {"open": "1", "guests": "greedy, search", "marianne": "on"})
+    table = FriendlyTable.objects.get()
+    assert table.status == "started" and table.match.kind == "friendly" and table.options["marianne"] is True
+
+
+def test_the_lobby_asks_people_to_sign_in(db: None) -> None:
+    response = Client().get("/play/")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
