@@ -23,15 +23,15 @@ ARGS = [
     "--disable-sync",
 ]
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the browser tests drive Debian's chromium at {CHROMIUM}: apt-get install -y chromium")
 
     # The test drives the browser and reads the database from one thread; Playwright's sync API
     # keeps an event loop there, which Django would otherwise take for async code.
