@@ -43,8 +43,12 @@ def sort_name(kind: int) -> str:
 
 def letter(kind: int) -> str:
     """One letter per kind in the viewer's language (4 for quatre fromages)."""
-    name = display_names()[kind]
-    return "4" if KIND_NAMES[kind] == "quatre_fromages" else name[0].upper()
+    name = KIND_NAMES[kind]
+    if name == "quatre_fromages":
+        return "4"
+    if name == "burnt":
+        return "B"  # brûlée, brent: B in every language, never the P of piment
+    return str(display_names()[kind][0].upper())
 
 
 def describe(sid: int) -> str:
