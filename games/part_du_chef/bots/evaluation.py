@@ -85,25 +85,27 @@ def provisional_totals(counts: Sequence[Sequence[int]], olives: Sequence[int], r
     return totals
 
 
+# The same chili questions come up again and again while planning; their answers are memoised.
+_CHILI_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, ...]] = {}
+_CHILI_MEMO_SIZE = 200_000
+
+
 def _assign_chilis(table: list[list[int]], seat: int, chilis: int) -> None:
     """The rules' assignment: the first multiset of sorts that maximises the holder's majorities and variety."""
     row = table[seat]
-    best_other = [max(column) for column in zip(*table[:seat], *table[seat + 1 :], strict=True)]
-    if chilis == 1:
-        # One chili changes one sort's majority and maybe the minimum: no need to rescore the rest.
-        held = [MAJORITY_VALUE[s] if row[s] and row[s] >= best_other[s] else 0 for s in SORTS]
-        base = sum(held)
-        low = min(row)
-        lows = sum(1 for count in row if count == low)
-        best_sort, best_points = 0, -1
-        for sort in SORTS:
-            count = row[sort] + 1
-            points = base - held[sort] + (MAJORITY_VALUE[sort] if count >= best_other[sort] else 0)
-            points += VARIETY_MULTIPLIER * (low + 1 if count - 1 == low and lows == 1 else low)
-            if points > best_points:
-                best_sort, best_points = sort, points
-        row[best_sort] += 1
-        return
+    best_other = tuple(max(column) for column in zip(*table[:seat], *table[seat + 1 :], strict=True))
+    key = (tuple(row), best_other, chilis)
+    best = _CHILI_MEMO.get(key)
+    if best is None:
+        best = _best_chili_sorts(row, best_other, chilis)
+        if len(_CHILI_MEMO) >= _CHILI_MEMO_SIZE:
+            _CHILI_MEMO.clear()
+        _CHILI_MEMO[key] = best
+    for sort in best:
+        row[sort] += 1
+
+
+def _best_chili_sorts(row: list[int], best_other: tuple[int, ...], chilis: int) -> tuple[int, ...]:
     best: tuple[int, ...] = ()
     best_points = -1
     for combo in _CHILI_SORTS[chilis]:
@@ -117,8 +119,7 @@ def _assign_chilis(table: list[list[int]], seat: int, chilis: int) -> None:
             row[sort] -= 1
         if points > best_points:
             best, best_points = combo, points
-    for sort in best:
-        row[sort] += 1
+    return best
 
 
 def relative(totals: Sequence[int], seat: int) -> float:
