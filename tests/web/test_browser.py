@@ -81,13 +81,18 @@ def decide(page: Any, turn: str) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
-    browser: Any, live_server: Any, workers: Any, settings: Any
+    browser: Any, live_server: Any, workers: Any, settings: Any, monkeypatch: Any
 ) -> None:
+    from django.db import connections
+
     from arena import matchmaking
     from arena.builtin import ensure_builtin_bots
     from arena.models import Match, MatchSeat, Player
-    from ratings.models import Rating
+    from ratings.models import Rating, RatingChange
 
+    # The live server answers each request in a thread of its own: close its connection after the
+    # request, so none outlives the test database.
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     ensure_builtin_bots(Player)
     settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
     settings.ARENA_HOUSE_BOTS = ["greedy"]
@@ -131,9 +136,13 @@ def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
         page.wait_for_selector("text=See the replay and the final scores", timeout=15000)
     shot(alice, "03-play-finished")
 
-    # The rating moved, once, and the profile shows it.
+    # The ratings moved, once, and alice's profile shows hers.
+    seats = list(MatchSeat.objects.filter(match_id=match_id).select_related("player"))
+    assert RatingChange.objects.filter(match_id=match_id).count() == 3
+    winner = min(seats, key=lambda seat: seat.rank)
+    assert winner.rating_after > winner.rating_before == 1500.0
     rating = Rating.objects.get(player__name="alice", game="part-du-chef")
-    assert rating.games == 1 and rating.rating != 1500.0
+    assert rating.games == 1
     alice.goto(f"{base}/players/{rating.player_id}/")
     assert f"{rating.rating:.0f}" in alice.locator(".facts").inner_text()
     assert alice.locator("svg.chart").count() == 1
