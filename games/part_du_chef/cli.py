@@ -92,9 +92,15 @@ def _build_parser() -> _Parser:
     p.set_defaults(handler=_show)
 
     p = commands.add_parser("bench", help="random-bot games per second, play and scoring, on one core")
-    p.add_argument("--games", type=int, default=2000, help="games per run (default 2000)")
+    p.add_argument("--games", type=int, help="games per run (default 2000)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--runs", type=int, default=5, help="runs, of which the median is reported (default 5)")
+    p.add_argument(
+        "--think",
+        metavar="BOT",
+        help="instead, the CPU time one BOT spends per game among random bots (--games defaults to 20)",
+    )
+    p.add_argument("--opponents", default="random", help="with --think: the other seats' bot (default random)")
     p.set_defaults(handler=_bench)
 
     p = commands.add_parser("ladder", help="search, greedy and random at four-player tables, with 95%% intervals")
@@ -405,18 +411,39 @@ def _draw(record: dict[str, Any], final: State, title: str) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.games is None:
+        args.games = 2000 if args.think is None else 20
     _positive(args.games, "--games")
     _positive(args.runs, "--runs")
     _players(args.players)
+    if args.think is not None:
+        return _think(args)
     rates = []
     for run in range(args.runs):
-        rate = simulation.bench_rate(args.games, args.players, seed=run * args.games)
+        cpu, wall = simulation.bench_run(args.games, args.players, seed=run * args.games)
+        rate = args.games / max(cpu, 1e-9)
         rates.append(rate)
-        print(f"run {run + 1}: {args.games:,} games in {args.games / rate:.2f} s, {rate:,.0f} games/s")
+        print(f"run {run + 1}: {args.games:,} games, {cpu:.2f} s CPU ({wall:.2f} s wall), {rate:,.0f} games/s")
     median = statistics.median(rates)
     print(
-        f"{args.players}-player random games, play + scoring, one core, median of {args.runs} runs: "
+        f"{args.players}-player random games, play + scoring, one core (CPU time), median of {args.runs} runs: "
         f"{median:,.0f} games/s"
+    )
+    return 0
+
+
+def _think(args: argparse.Namespace) -> int:
+    for name in (args.think, args.opponents):
+        if name not in BOT_NAMES:
+            raise CliError(f"unknown bot {name!r}: built-in bots are {', '.join(BOT_NAMES)}")
+    with _progress(args.games, "think") as advance:
+        times = []
+        for i in range(args.games):
+            times.extend(simulation.think_times(args.think, 1, args.players, seed=i, opponents=args.opponents))
+            advance()
+    print(
+        f"{args.think} among {args.opponents} bots, {args.games} {args.players}-player games: CPU time per game "
+        f"median {statistics.median(times):.3f} s, max {max(times):.3f} s, mean {statistics.mean(times):.3f} s"
     )
     return 0
 

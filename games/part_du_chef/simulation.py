@@ -14,9 +14,11 @@ from itertools import combinations
 from multiprocessing import get_context
 from typing import Any, Final
 
+from .actions import Action
 from .bots import Bot, get_bot
 from .bots.random_bot import RandomBot
 from .bots.search import SearchBot
+from .observation import Observation
 from .play import play_state
 
 Z95: Final = 1.959963984540054
@@ -232,10 +234,41 @@ def ladder(
 # -- the benchmark ------------------------------------------------------------------------------
 
 
-def bench_rate(games: int, players: int, seed: int = 0) -> float:
-    """Full random games per second, play and final scoring, in this process."""
+def bench_run(games: int, players: int, seed: int = 0) -> tuple[float, float]:
+    """Full random games, play and final scoring, in this process: (CPU seconds, wall seconds).
+
+    CPU time is what one core spends on the games, whatever else the machine is doing; wall time
+    is reported beside it."""
     bots = [RandomBot(seat) for seat in range(players)]
-    start = time.perf_counter()
+    cpu, wall = time.process_time(), time.perf_counter()
     for i in range(games):
         play_state(bots, seed + i).scores()
-    return games / (time.perf_counter() - start)
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+class _Timed:
+    """A bot wrapper adding up the CPU time its bot spends choosing."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.seconds = 0.0
+
+    def act(self, observation: Observation) -> Action:
+        start = time.process_time()
+        action = self.bot.act(observation)
+        self.seconds += time.process_time() - start
+        return action
+
+
+def think_times(name: str, games: int, players: int, seed: int = 0, opponents: str = "random") -> list[float]:
+    """CPU seconds one `name` bot spends choosing over each of `games` games, seated in turn in every
+    seat among `opponents` bots."""
+    times = []
+    for i in range(games):
+        timed = _Timed(get_bot(name, bot_seed(seed + i, 0)))
+        others: list[Bot] = [get_bot(opponents, bot_seed(seed + i, seat)) for seat in range(1, players)]
+        seat = (seed + i) % players
+        play_state([*others[:seat], timed, *others[seat:]], seed + i)
+        times.append(timed.seconds)
+    return times

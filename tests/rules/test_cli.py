@@ -148,7 +148,17 @@ def test_bench_ends_with_the_rate(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert len(lines) == 4
     assert re.fullmatch(
-        r"4-player random games, play \+ scoring, one core, median of 3 runs: [\d,]+ games/s", lines[-1]
+        r"4-player random games, play \+ scoring, one core \(CPU time\), median of 3 runs: [\d,]+ games/s", lines[-1]
+    )
+
+
+def test_bench_think_reports_a_bots_cpu_time_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "bench", "--think", "greedy", "--games", "3", "--players", "3")
+    assert status == 0
+    assert re.fullmatch(
+        r"greedy among random bots, 3 3-player games: CPU time per game median 0\.\d{3} s, max \d+\.\d{3} s, "
+        r"mean \d+\.\d{3} s\n",
+        out,
     )
 
 
@@ -175,6 +185,8 @@ def test_ladder_mixes_the_three_bots_and_reports_head_to_head(capsys: pytest.Cap
         (["show", "/no/such/games.jsonl"], "/no/such/games.jsonl: no such file"),
         (["bench", "--players", "1"], "played by 2 to 5 players, not 1"),
         (["ladder", "--workers", "0"], "--workers must be at least 1"),
+        (["bench", "--think", "alphazero"], "unknown bot 'alphazero'"),
+        (["simulate", "--playouts", "0"], "--playouts must be at least 1"),
         (["juggle"], "invalid choice: 'juggle'"),
         ([], "required: COMMAND"),
     ],
