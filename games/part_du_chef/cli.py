@@ -341,7 +341,7 @@ def _draw(record: dict[str, Any], final: State, title: str) -> None:
         console.print(line)
         if cut.marianne is not None:
             owners = {sid: state.owner[sid] for sid in cut.marianne.take}
-            console.print(f"  seat {chef} with the cut: {_swap_text(cut.marianne, owners)}")
+            console.print(f"  seat {chef} ({players[chef]}), with the cut: {_swap_text(cut.marianne, owners)}")
         state.apply(cut)
         i += 1
         for _ in range(n):
