@@ -67,6 +67,7 @@ class SliceState:
 
     owner: int | None = None
     eaten_by: int | None = None
+    moved: bool = False
 
 
 def _point(cx: float, cy: float, radius: float, angle: float) -> tuple[float, float]:
@@ -153,6 +154,9 @@ def ring(
         elif state.owner is not None:
             classes.append("kept")
             status = _("kept by %(who)s") % {"who": _mark(seat_marks, state.owner)}
+        if state.moved:
+            classes.append("moved")
+            status += " — " + _("just changed hands")
         title = describe(sid) + (f" — {status}" if status else "")
         portion = "" if portion_of is None or sid not in portion_of else f' data-portion="{portion_of[sid]}"'
         mid = _angle(position + 0.5)

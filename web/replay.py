@@ -22,6 +22,8 @@ class Frame:
     kept: list[list[int]]
     eaten_by_seat: list[list[int]]
     totals: list[int]
+    # Slices that changed hands in this step by a steal or La Marianne (not by being taken).
+    moved: list[int]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -34,6 +36,7 @@ class Frame:
             "kept": self.kept,
             "eatenBySeat": self.eaten_by_seat,
             "totals": self.totals,
+            "moved": self.moved,
         }
 
 
@@ -83,15 +86,24 @@ def frames(record: dict[str, Any]) -> list[Frame]:
     cuts: list[list[int] | None] = [None] * 5
     out = [_frame(state, 0, _("The deal: five pizzas, each seen only when its turn comes."), cuts)]
     for step, (seat, pizza, action) in enumerate(final.history, start=1):
+        before = state.owner[:]
         state.apply(action)
         if isinstance(action, Cut):
             cuts = cuts[:]
             cuts[pizza] = list(action.cuts)
-        out.append(_frame(state, step, caption(action, seat, pizza, names), cuts, pizza))
+        moved = [sid for sid, owner in enumerate(state.owner) if before[sid] >= 0 and owner != before[sid]]
+        out.append(_frame(state, step, caption(action, seat, pizza, names), cuts, pizza, moved))
     return out
 
 
-def _frame(state: State, step: int, text: str, cuts: list[list[int] | None], pizza: int | None = None) -> Frame:
+def _frame(
+    state: State,
+    step: int,
+    text: str,
+    cuts: list[list[int] | None],
+    pizza: int | None = None,
+    moved: list[int] | None = None,
+) -> Frame:
     owner = {sid: seat for sid, seat in enumerate(state.owner) if seat >= 0}
     eaten = {sid: seat for seat, ids in enumerate(state.eaten) for sid in ids}
     return Frame(
@@ -104,4 +116,5 @@ def _frame(state: State, step: int, text: str, cuts: list[list[int] | None], piz
         kept=[sorted(k) for k in state.kept],
         eaten_by_seat=[sorted(e) for e in state.eaten],
         totals=[score.total for score in state.scores()],
+        moved=moved or [],
     )

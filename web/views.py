@@ -180,7 +180,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             if str(sid) in frame["eaten"]:
                 states[sid] = pizza.SliceState(eaten_by=frame["eaten"][str(sid)])
             elif str(sid) in frame["owner"]:
-                states[sid] = pizza.SliceState(owner=frame["owner"][str(sid)])
+                states[sid] = pizza.SliceState(owner=frame["owner"][str(sid)], moved=sid in frame["moved"])
         rings.append(
             pizza.ring(
                 ids,

@@ -45,6 +45,7 @@
         var sid = g.dataset.slice, eaten = frame.eaten[sid], owner = frame.owner[sid];
         g.classList.toggle("eaten", eaten !== undefined);
         g.classList.toggle("kept", eaten === undefined && owner !== undefined);
+        g.classList.toggle("moved", frame.moved.indexOf(parseInt(sid, 10)) >= 0);
         var who = eaten !== undefined ? eaten : owner;
         g.querySelector(".owner").textContent = who === undefined ? "" : String(who + 1);
         g.querySelector("title").textContent = g.dataset.title + (who === undefined ? "" : " — " + (eaten !== undefined ? "✕ " : "") + (who + 1));
