@@ -9,6 +9,9 @@ from rest_framework import serializers
 
 from arena.submissions.models import BOT_STATUSES, BotSeat, BotVersion, SubmittedBot
 
+BOT_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$"
+BOT_NAME_HELP = "2 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; unique among players."
+
 
 class BotVersionSerializer(serializers.ModelSerializer):
     class Meta:
@@ -45,7 +48,7 @@ class BotRatingSerializer(serializers.Serializer):
 
 class BotSerializer(serializers.ModelSerializer):
     id = serializers.IntegerField(source="player_id", read_only=True)
-    name = serializers.CharField(source="player.name", max_length=64)
+    name = serializers.RegexField(BOT_NAME, source="player.name", max_length=64, help_text=BOT_NAME_HELP)
     owner = serializers.CharField(source="player.owner.username", read_only=True)
     status = serializers.SerializerMethodField()
     rating = serializers.SerializerMethodField()
@@ -139,7 +142,7 @@ class SourceSerializer(serializers.Serializer):
 
 
 class BotCreateSerializer(SourceSerializer):
-    name = serializers.RegexField(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$", max_length=64)
+    name = serializers.RegexField(BOT_NAME, max_length=64, help_text=BOT_NAME_HELP)
     game = serializers.CharField(max_length=32, default="part-du-chef")
     description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 

@@ -116,6 +116,12 @@ def test_owner_rating_and_status_are_read_only(client_for, submit):
     assert (body["name"], body["description"]) == ("steady-2", "cuts evenly")
     assert (body["owner"], body["status"], body["rating"], body["game"]) == ("alice", "pending", None, "part-du-chef")
     assert BotVersion.objects.get(bot=bot).status == "pending"
+    for bad in ("../etc", "a", "x" * 65, "with space"):
+        refused = alice.patch(f"/api/bots/{bot.pk}/", {"name": bad}, format="json")
+        assert refused.status_code == 400 and "name" in refused.json(), bad
+    taken = alice.patch(f"/api/bots/{bot.pk}/", {"name": "greedy"}, format="json")
+    assert taken.status_code == 400 and "already exists" in taken.json()["detail"]
+    assert alice.get(f"/api/bots/{bot.pk}/").json()["name"] == "steady-2"
 
 
 def test_each_upload_is_a_new_version_and_old_versions_keep_their_history(client_for, submit):
