@@ -168,3 +168,30 @@ def test_swiss_rounds_seat_similar_standings_together_with_a_bye_at_odd_counts(c
     )
     assert set(round_two.entries) == {leaders[0].entry, leaders[1].entry}
     assert Match.objects.filter(tournament_game__tournament_id=tid, rated=True).count() == 0
+
+
+def test_a_tournament_starts_by_itself_at_its_time_and_is_cancelled_without_enough_entries(client_for, make_bots):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from arena.tournaments.tasks import tick
+
+    boss = client_for("boss")
+    past = _create(boss, starts_at=(timezone.now() - timedelta(minutes=1)).isoformat())
+    assert past.status_code == 400 and "starts_at must be in the future" in past.json()["detail"]
+    soon = _create(boss, name="timed", table_size=2, starts_at=(timezone.now() + timedelta(hours=1)).isoformat()).json()
+    lonely = _create(boss, name="lonely", table_size=3).json()
+    for bot in make_bots(2):
+        boss.post(f"/api/tournaments/{soon['id']}/entries/", {"player": bot.pk})
+        boss.post(f"/api/tournaments/{lonely['id']}/entries/", {"player": bot.pk})
+    assert tick() == {"tournaments": 0, "moved": 0}  # not yet due
+    Tournament.objects.filter(pk=soon["id"]).update(starts_at=timezone.now() - timedelta(seconds=1))
+    tick()
+    assert Tournament.objects.get(pk=soon["id"]).status == "running"
+    assert TournamentGame.objects.filter(tournament_id=soon["id"]).count() == 1
+
+    assert start_tournament.run(lonely["id"])
+    cancelled = boss.get(f"/api/tournaments/{lonely['id']}/").json()
+    assert cancelled["status"] == "cancelled"
+    assert cancelled["error"] == "2 playing entries; at least 3 are needed"

@@ -131,3 +131,27 @@ def test_validation_is_claimed_once_however_often_the_task_runs(submit):
     version.refresh_from_db()
     assert (version.status, version.attempt) == ("active", 1)
     assert BotSeat.objects.filter(version=version).count() == 2
+
+
+def test_a_lost_validation_message_is_sent_again_and_a_dead_workers_validation_is_taken_over(
+    submit, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    lost = submit("lost", (STARTER_KITS / "python" / "bot.py").read_bytes(), validate=False)
+    BotVersion.objects.filter(bot=lost).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks() as sent:
+        assert actions.sweep_validations() == {"resent": 1}
+        assert actions.sweep_validations() == {"resent": 0}  # the deadline moved on
+    assert len(sent) == 1
+
+    # A worker claimed this one and died: once its lease is over the next run takes it over.
+    version = _version(lost)
+    assert actions.claim_validation(version.id) == 1
+    assert actions.run_validation(version.id) == "not claimed"  # the lease still holds
+    BotVersion.objects.filter(pk=version.id).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    assert actions.run_validation(version.id) == "active"
+    version.refresh_from_db()
+    assert (version.status, version.attempt) == ("active", 2)
