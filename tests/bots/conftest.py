@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -41,6 +42,13 @@ def kit_zip(main: str) -> bytes:
 
 def sandboxed_processes() -> dict[int, list[int]]:
     return {uid: pids for uid in range(BASE_UID, BASE_UID + SLOTS) if (pids := processes_of(uid))}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_state_dir() -> Iterator[None]:
+    """The sandbox state directory of this run (lock files, staging) goes with it."""
+    yield
+    shutil.rmtree(STATE_DIR, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
