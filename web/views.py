@@ -19,7 +19,8 @@ from arena.actions import RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
-from games.part_du_chef import KIND_NAMES, IllegalAction
+from games.part_du_chef import KIND_NAMES, IllegalAction, State
+from games.part_du_chef.state import portions_of
 from games.registry import all_games, get_game
 from ratings import leaderboard
 from ratings.elo import PROVISIONAL_GAMES
@@ -326,7 +327,16 @@ def rules(request: HttpRequest) -> HttpResponse:
     language = (get_language() or "en").split("-")[0]
     if language not in ("en", "fr", "nb"):
         language = "en"
-    return render(request, f"web/rules_{language}.html", {"defs": pizza.defs()})
+    # An example: the first pizza of seed 29 cut at gaps 4, 5 and 6 for three players.
+    ring = State.new(3, 29).pizzas[0]
+    example = pizza.ring(
+        ring,
+        label=_("Pizza %(n)d of 5") % {"n": 1},
+        cuts=(4, 5, 6),
+        size=260,
+        portion_of={sid: index for index, part in enumerate(portions_of(ring, (4, 5, 6))) for sid in part},
+    )
+    return render(request, f"web/rules_{language}.html", {"defs": pizza.defs(), "example": example})
 
 
 @login_required

@@ -180,6 +180,12 @@ def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
         bob.get_by_role("link", name="Download the record (JSON)").click()
     assert download.value.suggested_filename == f"match-{match_id}.json"
 
+    alice.goto(f"{base}/")
+    shot(alice, "09-home")
+    alice.goto(f"{base}/rules/")
+    assert "Keep or eat" in alice.locator("article").inner_text()
+    shot(alice, "10-rules")
+
     # The same page in French and Norwegian, from the browser's language.
     for locale, word in (("fr-FR", "Rediffusion"), ("nb-NO", "Reprise")):
         context = browser.new_context(locale=locale, viewport={"width": 1200, "height": 900})
