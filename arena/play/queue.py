@@ -21,6 +21,7 @@ from arena import actions
 from arena.models import ArenaEntry, Match, MatchSeat, Player
 from arena.play import engine
 from arena.play.engine import PlayError
+from games.part_du_chef.bots import BOT_NAMES
 from ratings.elo import INITIAL_RATING
 
 if TYPE_CHECKING:
@@ -102,7 +103,9 @@ def house_bots(game: str, count: int, near: float, exclude: Sequence[int] = ()) 
     """`count` house bots (built-in engines, no owner), the closest in rating to `near` first."""
     from ratings.models import Rating
 
-    engines = list(settings.ARENA_HOUSE_BOTS)
+    engines = [name for name in settings.ARENA_HOUSE_BOTS if name in BOT_NAMES]
+    if not engines:
+        return []
     bots = list(Player.objects.filter(kind=Player.Kind.BOT, owner=None, builtin__in=engines).exclude(id__in=exclude))
     number = 2
     while len(bots) < count:
@@ -165,6 +168,8 @@ def seat_people(pool: Sequence[Waiting], game: str, size: int, now: datetime) ->
         members = [anchor, *company[: size - 1]]
         mean = sum(member.rating for member in members) / len(members)
         bots = house_bots(game, size - len(members), mean)
+        if len(bots) < size - len(members):
+            continue  # no house bots configured: people wait for people
         created.append(_seat(members, bots, game, now))
         seated.update(member.entry.id for member in members)
     return created

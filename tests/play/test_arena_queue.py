@@ -166,3 +166,14 @@ def test_resigning_makes_a_forfeiter_whose_seat_the_house_plays(
     game = LiveGame.objects.get(pk=match.pk)
     assert game.out == [True, False] and game.deadline is None
     assert len(callbacks) == 1  # the house's move for her seat, sent at once
+
+
+def test_without_house_bots_configured_people_wait_for_people(person: Any, settings: Any) -> None:
+    from arena import matchmaking
+
+    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
+    settings.ARENA_HOUSE_BOTS = []
+    ann = person("ann")
+    join(ann)
+    assert matchmaking.tick() == []
+    assert client_of(ann).get("/api/arena/queue/").json()["waiting"]["place"] == 1
