@@ -108,3 +108,11 @@ def test_the_lobby_joins_and_leaves_the_queue_and_opens_friendly_tables(db: None
 def test_the_lobby_asks_people_to_sign_in(db: None) -> None:
     response = Client().get("/play/")
     assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_the_play_page_speaks_the_browser_language(seated: Any) -> None:
+    match, (ann, _) = seated
+    french = ann.get(f"/play/{match.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Utiliser ma carte" in french and "Choisissez 2 interstices où couper" in french
+    norwegian = ann.get(f"/play/{match.id}/", HTTP_ACCEPT_LANGUAGE="nb").content.decode()
+    assert "Bruk kortet mitt" in norwegian and "Din tur" in norwegian
