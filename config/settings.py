@@ -195,9 +195,9 @@ INSTALLED_APPS = [
     "arena",
     "arena.play",
     "ratings",
-    "web",
     "arena.submissions",
     "arena.tournaments",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -267,9 +267,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "match-create": env_str("ARENA_THROTTLE_MATCH_CREATE", "600/hour"),
         "arena-entry": env_str("ARENA_THROTTLE_ARENA_ENTRY", "300/hour"),
+        "play-action": env_str("ARENA_THROTTLE_PLAY_ACTION", "3600/hour"),
         "bot-upload": env_str("ARENA_THROTTLE_BOT_UPLOAD", "60/hour"),
         "tournament": env_str("ARENA_THROTTLE_TOURNAMENT", "120/hour"),
-        "play-action": env_str("ARENA_THROTTLE_PLAY_ACTION", "3600/hour"),
     },
     "EXCEPTION_HANDLER": "config.errors.json_exception_handler",
 }
