@@ -4,8 +4,8 @@ Taking, it values every available portion with the best eat-or-keep count per so
 steal for each finisher it keeps, and takes the portion that most raises its total relative to
 its opponents. Cutting, it plays "I cut, you choose": every cut is valued by what the chef is left
 with once the others, from its left, have each taken the portion best for them. It plays La
-Marianne on its own take (the last action of the pizza it holds the card for, so the best
-informed) when the best swap gains at least `marianne_threshold` points.
+Marianne with a take (which comes after any cut of its own on that pizza, so knows more) when the
+best swap gains at least `marianne_threshold` points of relative score.
 """
 
 from __future__ import annotations
