@@ -170,7 +170,8 @@ def _parse_json(line: str) -> Any:
 
 
 def _console() -> Console:
-    return Console(highlight=False)
+    # Names in records are data: never read as rich markup or emoji codes.
+    return Console(highlight=False, markup=False, emoji=False)
 
 
 # -- simulate ----------------------------------------------------------------------------------

@@ -226,3 +226,12 @@ def test_the_module_runs_as_a_program_without_a_traceback_on_bad_input(tmp_path:
             [sys.executable, "-m", "games.part_du_chef", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60
         )
         assert (done.returncode, done.stdout, done.stderr) == (2, "", message)
+
+
+def test_show_prints_player_names_as_they_are(games_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(games_file.read_text().splitlines()[0])
+    record["players"] = ["[/red]", "[bold]x", ":pizza:", "Zoë"]
+    games_file.write_text(json.dumps(record) + "\n")
+    status, out, _ = run(capsys, "show", str(games_file))
+    assert status == 0
+    assert "Seats: 0 [/red], 1 [bold]x, 2 :pizza:, 3 Zoë" in out
