@@ -62,6 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`show ... | head`): stop quietly, and let the exit flush nothing more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 def _build_parser() -> _Parser:
@@ -208,12 +213,18 @@ def _simulate(args: argparse.Namespace) -> int:
                 search_playouts=args.playouts,
             ):
                 if out is not None:
-                    out.write(json.dumps(result.record, separators=(",", ":")) + "\n")
+                    try:
+                        out.write(json.dumps(result.record, separators=(",", ":")) + "\n")
+                    except OSError as e:
+                        raise CliError(f"cannot write {args.out}: {e.strerror or e}") from None
                 results.append(result)
                 advance()
     finally:
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError as e:
+                raise CliError(f"cannot write {args.out}: {e.strerror or e}") from None
     console = _console()
     where = f", records in {args.out}" if out is not None else ""
     console.print(

@@ -187,6 +187,8 @@ def test_ladder_mixes_the_three_bots_and_reports_head_to_head(capsys: pytest.Cap
         (["ladder", "--workers", "0"], "--workers must be at least 1"),
         (["bench", "--think", "alphazero"], "unknown bot 'alphazero'"),
         (["simulate", "--playouts", "0"], "--playouts must be at least 1"),
+        (["simulate", "--out", "/no/such/dir/games.jsonl"], "cannot write /no/such/dir/games.jsonl"),
+        (["simulate", "--out", "/dev/full"], "cannot write /dev/full: No space left on device"),
         (["juggle"], "invalid choice: 'juggle'"),
         ([], "required: COMMAND"),
     ],
