@@ -44,7 +44,7 @@ def _names(sids: tuple[int, ...] | list[int]) -> str:
     return ", ".join(describe(s) for s in sids) or "—"
 
 
-def caption(action: Any, seat: int, pizza: int, names: list[str]) -> str:
+def caption(action: Any, seat: int, pizza: int, names: list[str], portion: tuple[int, ...] = ()) -> str:
     who = names[seat]
     if isinstance(action, Cut):
         text = _("%(who)s cuts pizza %(pizza)d at gaps %(gaps)s.") % {
@@ -54,10 +54,11 @@ def caption(action: Any, seat: int, pizza: int, names: list[str]) -> str:
         }
     else:
         assert isinstance(action, Take)
-        text = _("%(who)s takes portion %(portion)d and eats: %(eaten)s.") % {
+        text = _("%(who)s takes portion %(portion)d, eats: %(eaten)s; keeps: %(kept)s.") % {
             "who": who,
             "portion": action.portion + 1,
             "eaten": _names(action.eat),
+            "kept": _names([s for s in portion if s not in action.eat]),
         }
         for steal in action.steals:
             text += " " + _("Finisher steals %(slice)s from %(victim)s.") % {
@@ -87,12 +88,13 @@ def frames(record: dict[str, Any]) -> list[Frame]:
     out = [_frame(state, 0, _("The deal: five pizzas, each seen only when its turn comes."), cuts)]
     for step, (seat, pizza, action) in enumerate(final.history, start=1):
         before = state.owner[:]
+        portion = state.portions[action.portion] if isinstance(action, Take) else ()
         state.apply(action)
         if isinstance(action, Cut):
             cuts = cuts[:]
             cuts[pizza] = list(action.cuts)
         moved = [sid for sid, owner in enumerate(state.owner) if before[sid] >= 0 and owner != before[sid]]
-        out.append(_frame(state, step, caption(action, seat, pizza, names), cuts, pizza, moved))
+        out.append(_frame(state, step, caption(action, seat, pizza, names, portion), cuts, pizza, moved))
     return out
 
 

@@ -33,7 +33,7 @@ def test_frames_follow_the_game_step_by_step() -> None:
     steal = steps[3]
     assert steal.moved == [3] and steal.owner[3] == 2 and steal.eaten == {31: 2}
     assert "Finisher steals Margherita from ben." in steal.caption
-    assert "eats: 4 Fromages, 1 olive." in steal.caption
+    assert "eats: 4 Fromages, 1 olive; keeps: Margherita, 2 olives, Truffe, 1 olive, double finisher, " in steal.caption
     swap = steps[-1]
     assert sorted(swap.moved) == [4, 12, 14, 57]
     assert (swap.owner[57], swap.owner[14], swap.owner[4], swap.owner[12]) == (2, 2, 0, 1)
