@@ -233,3 +233,18 @@ def test_greedy_plays_la_marianne_only_for_a_gain() -> None:
             after = Position(state.counts, state.olives, state.received).value(seat)
             assert after >= before + bots[seat].marianne_threshold
     assert used >= 4
+
+
+def test_search_under_a_time_limit_still_plays_a_searched_legal_action() -> None:
+    # A limit of zero seconds stops after the first sampled deal: the answer is still a candidate.
+    for seed in range(3):
+        state = State.new(4, seed, marianne=True)
+        bot = SearchBot(seed, time_limit=0.0)
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            observation = state.observation(seat)
+            action = bot.act(observation) if seat == 0 else GreedyBot().act(observation)
+            if seat == 0:
+                assert action in bot.candidates(observation)
+            state.apply(action)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from games.part_du_chef import simulation
 from games.part_du_chef.cli import main
 from games.part_du_chef.record import discrepancies
 
@@ -171,6 +172,13 @@ def test_ladder_mixes_the_three_bots_and_reports_head_to_head(capsys: pytest.Cap
         # Twelve games, each bot twice at a table in four of them: sixteen seats.
         assert "│    16 │" in row
     assert "Head to head" in out
+
+
+def test_the_ladder_gives_the_same_results_on_one_process_or_two() -> None:
+    one = simulation.ladder(8, 40, workers=1, search_playouts=2)
+    two = simulation.ladder(8, 40, workers=2, search_playouts=2)
+    assert [(r.seed, r.names, r.totals, r.ranks) for r in one] == [(r.seed, r.names, r.totals, r.ranks) for r in two]
+    assert [r.names for r in one] == [simulation.ladder_lineup(game) for game in range(8)]
 
 
 @pytest.mark.parametrize(
