@@ -85,6 +85,17 @@ def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
 ) -> None:
     from django.db import connections
 
+    try:
+        play_and_browse(browser, live_server, workers, settings, monkeypatch)
+    finally:
+        # While Playwright's loop runs, the test's queries get a connection of their own (another
+        # context); close it so that it does not outlive the test database.
+        connections.close_all()
+
+
+def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any, monkeypatch: Any) -> None:
+    from django.db import connections
+
     from arena import matchmaking
     from arena.builtin import ensure_builtin_bots
     from arena.models import Match, MatchSeat, Player
