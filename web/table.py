@@ -67,7 +67,17 @@ def context(table: TableState) -> dict[str, Any]:
     marianne = None
     if legal and legal["marianne"]["can_use"]:
         marianne = {
-            "give": [{"id": s, "label": pizza.describe(s)} for s in legal["marianne"]["give"]],
+            "give": [{"id": s, "label": pizza.describe(s), "portion": None} for s in legal["marianne"]["give"]]
+            # The swap comes after the take: the slices kept from the portion taken can be given too.
+            + [
+                {
+                    "id": s,
+                    "label": _("%(slice)s (portion %(n)d)") % {"slice": pizza.describe(s), "n": option["index"] + 1},
+                    "portion": option["index"],
+                }
+                for option in (legal["portions"] if legal["phase"] == "take" else [])
+                for s in option["slices"]
+            ],
             "take": [
                 {
                     "id": s,

@@ -116,3 +116,26 @@ def test_the_play_page_speaks_the_browser_language(seated: Any) -> None:
     assert "Utiliser ma carte" in french and "Choisissez 2 interstices où couper" in french
     norwegian = ann.get(f"/play/{match.id}/", HTTP_ACCEPT_LANGUAGE="nb").content.decode()
     assert "Bruk kortet mitt" in norwegian and "Din tur" in norwegian
+
+
+def test_la_marianne_from_the_form_can_give_slices_of_the_portion_being_taken(seated: Any) -> None:
+    """Seed 29, two players: ann cuts [4, 9]; ben takes portion 1 = [3, 57, 4, 50, 12]; ann takes
+    portion 2 and, with her card, gives its burnt 60 and chili 58 for ben's 3 and 57."""
+    from arena.play.models import LiveGame
+    from games.part_du_chef import replay
+
+    match, (ann, ben) = seated
+    ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4", "9"]})
+    ben.post(f"/play/{match.id}/", {"turn": 1, "phase": "take", "portion": "0"})
+    page = ann.get(f"/play/{match.id}/").content.decode()
+    assert "Use my card" in page and 'data-portion="1"><input type="checkbox" name="give" value="60"' in page
+    response = ann.post(
+        f"/play/{match.id}/",
+        {"turn": 2, "phase": "take", "portion": "1", "marianne": "on", "give": ["60", "58"], "take": ["3", "57"]},
+        HTTP_X_REQUESTED_WITH="fetch",
+    )
+    assert response.json() == {"ok": True, "error": None}
+    record = LiveGame.objects.get(pk=match.pk).record
+    assert record["actions"][2]["marianne"] == {"give": [60, 58], "take": [3, 57]}
+    state = replay(record, allow_unfinished=True)
+    assert {60, 58} <= set(state.kept[1]) and {3, 57} <= set(state.kept[0])

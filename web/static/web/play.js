@@ -39,6 +39,11 @@
       panel.querySelectorAll("svg.pizza .slice[data-portion]").forEach(function (g) {
         g.classList.toggle("chosen", !!chosen && g.dataset.portion === chosen.value);
       });
+      panel.querySelectorAll(".card-choices label.with-portion").forEach(function (label) {
+        var shown = !!chosen && label.dataset.portion === chosen.value;
+        label.hidden = !shown;
+        if (!shown) label.querySelector("input").checked = false;
+      });
     }
     panel.querySelectorAll("input[name=portion]").forEach(function (radio) { radio.addEventListener("change", choosePortion); });
     panel.querySelectorAll("svg.pizza .slice[data-portion]").forEach(function (g) {
