@@ -78,6 +78,7 @@ def main() -> None:
         ),
         ("leaderboard, bots only, page 2", anonymous, lambda: "/leaderboard/part-du-chef/?kind=bot&page=2"),
         ("leaderboard, name search", anonymous, lambda: f"/leaderboard/part-du-chef/?q=board-{rng.randint(1, 99999)}"),
+        ("leaderboard, name search matching 1,000,000", anonymous, lambda: "/leaderboard/part-du-chef/?q=board"),
         ("profile of a random player (rank uncached)", anonymous, random_player),
         ("profile of a player with history", anonymous, lambda: f"/players/{bots[0].id}/"),
         ("match replay (frames cached)", anonymous, lambda: f"/matches/{finished.id}/"),

@@ -31,6 +31,7 @@ from web.table import action_from_form, context
 
 DEFAULT_GAME = "part-du-chef"
 PAGE_SIZE = 50
+SEARCH_LIMIT = 500
 HISTORY_POINTS = 300
 RANK_CACHE_SECONDS = 30
 REPLAY_CACHE_SECONDS = 3600
@@ -76,9 +77,15 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
     rows: list[Any]
     last_page = 1
     count = 0
+    too_many = False
     if query:
-        # A name prefix, served by the (upper(name) text_pattern_ops) index; ranks are not shown here.
-        found = leaderboard.board(spec.key, kind).filter(player__name__istartswith=query).select_related("player")
+        # A name prefix, read from the (upper(name) text_pattern_ops) index, at most SEARCH_LIMIT names
+        # (a prefix shared by a million players must not sort a million ratings); ranks are not shown.
+        ids = list(
+            Player.objects.filter(name__istartswith=query).order_by().values_list("id", flat=True)[: SEARCH_LIMIT + 1]
+        )
+        too_many = len(ids) > SEARCH_LIMIT
+        found = leaderboard.board(spec.key, kind).filter(player_id__in=ids[:SEARCH_LIMIT]).select_related("player")
         rows = [leaderboard.Ranked(0, row) for row in found[:PAGE_SIZE]]
     else:
         count = leaderboard.board_size(spec.key, kind)
@@ -92,6 +99,7 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
             "game": spec,
             "kind": kind or "",
             "query": query,
+            "too_many": too_many,
             "rows": rows,
             "count": count,
             "number": number,

@@ -48,6 +48,19 @@ def test_the_leaderboard_filters_by_kind_pages_and_searches_by_name(rated: list[
     assert client.get("/leaderboard/chess/").status_code == 404
 
 
+def test_a_search_matching_too_many_names_asks_for_more_of_the_name(
+    rated: list[Any], django_assert_num_queries: Any, monkeypatch: Any
+) -> None:
+    from web import views
+
+    monkeypatch.setattr(views, "SEARCH_LIMIT", 10)
+    # The matching ids (at most the limit, from the name index), then their ratings, best first.
+    with django_assert_num_queries(2):
+        body = Client().get("/leaderboard/part-du-chef/?q=cook").content.decode()
+    assert "type more of the name" in body and body.count("/players/") == 10
+    assert "type more of the name" not in Client().get("/leaderboard/part-du-chef/?q=cook-5").content.decode()
+
+
 def test_the_leaderboard_speaks_french_and_norwegian_from_the_browser_language(rated: list[Any]) -> None:
     client = Client()
     assert (
