@@ -177,3 +177,20 @@ def test_without_house_bots_configured_people_wait_for_people(person: Any, setti
     join(ann)
     assert matchmaking.tick() == []
     assert client_of(ann).get("/api/arena/queue/").json()["waiting"]["place"] == 1
+
+
+def test_the_rating_window_widens_with_waiting_until_far_apart_people_meet(person: Any, settings: Any) -> None:
+    from arena import matchmaking
+    from ratings.models import Rating
+
+    settings.ARENA_WINDOW_BASE = 100
+    settings.ARENA_WINDOW_PER_SECOND = 25
+    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 3600
+    ann, ben = person("ann"), person("ben")
+    Rating.objects.create(player=ann, game="part-du-chef", kind="human", rating=1300)
+    Rating.objects.create(player=ben, game="part-du-chef", kind="human", rating=1700)
+    join(ann, 2)
+    join(ben, 2)
+    now = timezone.now()
+    assert matchmaking.tick(now=now + timedelta(seconds=5)) == []  # window 225 < 400 apart
+    assert len(matchmaking.tick(now=now + timedelta(seconds=13))) == 1  # window 425
