@@ -51,7 +51,7 @@ class SearchBot:
         playouts: int = 48,
         cut_candidates: int = 10,
         time_limit: float | None = None,
-        cut_samples: int = 8,
+        cut_samples: int = 50,
     ) -> None:
         """`playouts`: the budget of playouts per decision, per candidate (successive halving gives
         them mostly to the best); `cut_candidates`: how many of greedy's best cuts are searched;
