@@ -60,17 +60,17 @@ def sign_up(browser: Any, base: str, name: str) -> Any:
     return page
 
 
-def decide(page: Any, turn: str) -> None:
+def decide(page: Any, turn: str, gaps: tuple[str, ...] = ("0", "4", "8")) -> None:
     """Make this seat's decision through the form: three gaps, or the first portion eating one slice."""
     form = page.locator("#play-form")
     if form.locator("input[name=phase][value=cut]").count():
         # One gap by clicking its dot on the pizza, the others by keyboard on the checkboxes.
-        page.locator('svg .gap-button[data-gap="0"]').click()
-        for gap in ("4", "8"):
+        page.locator(f'svg .gap-button[data-gap="{gaps[0]}"]').click()
+        for gap in gaps[1:]:
             box = page.locator(f'input[name=gap][value="{gap}"]')
             box.focus()
             page.keyboard.press("Space")
-        assert page.locator("line.cut.pending").count() == 3
+        assert page.locator("line.cut.pending").count() == len(gaps)
     else:
         eat = page.locator(".portion.selected input[type=checkbox][name^=eat-]")
         if eat.count():
@@ -205,3 +205,56 @@ def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any,
         assert word in page.locator("h2#replay-title").inner_text()
         shot(page, f"08-replay-{locale}")
         context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_friendly_table_with_la_marianne_in_the_browser(browser: Any, live_server: Any, monkeypatch: Any) -> None:
+    from django.db import connections
+
+    try:
+        use_the_card(browser, live_server, monkeypatch)
+    finally:
+        connections.close_all()
+
+
+def use_the_card(browser: Any, live_server: Any, monkeypatch: Any) -> None:
+    from django.db import connections
+
+    from arena.builtin import ensure_builtin_bots
+    from arena.models import Match, Player
+    from arena.play.engine import play_turn
+    from arena.play.models import LiveGame
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+    ensure_builtin_bots(Player)
+    base = live_server.url
+    page = sign_up(browser, base, "carla")
+    page.get_by_label("Invite players or bots, by name, separated by commas").fill("greedy")
+    page.get_by_label("Play with La Marianne").check()
+    page.get_by_role("button", name="Open the table").click()
+    page.get_by_role("link", name=re.compile("Go to your table")).click()
+    match = Match.objects.get(kind=Match.Kind.FRIENDLY)
+    assert not match.rated and match.options["marianne"] is True
+    assert "holds La Marianne" in page.locator("table.players").inner_text()
+
+    # Carla cuts (seat 0, the chef); then greedy takes, as a worker would have it do.
+    decide(page, "0", gaps=("0", "6"))
+    assert play_turn(match.id, 1) == "played"
+    page.wait_for_function("() => document.getElementById('panel').dataset.turn === '2'", timeout=15000)
+
+    # Her take, with her card: two slices of the portion she takes for two of greedy's.
+    page.get_by_label("Use my card").check()
+    give = page.locator(".card-choices fieldset").first.locator("label:visible input")
+    take = page.locator(".card-choices fieldset").nth(1).locator("input")
+    assert give.count() >= 2 and take.count() >= 2
+    given = [give.nth(i).get_attribute("value") for i in range(2)]
+    taken = [take.nth(i).get_attribute("value") for i in range(2)]
+    for i in range(2):
+        give.nth(i).check()
+        take.nth(i).check()
+    shot(page, "11-play-la-marianne")
+    page.locator("#send").click()
+    page.wait_for_function("() => document.getElementById('panel').dataset.turn === '3'", timeout=15000)
+    swap = LiveGame.objects.get(pk=match.pk).record["actions"][2]["marianne"]
+    assert swap == {"give": [int(v) for v in given], "take": [int(v) for v in taken]}
+    assert "holds La Marianne" not in page.locator("table.players").inner_text()
