@@ -88,3 +88,15 @@ def test_a_spectator_sees_the_public_view_without_choices(table: Any) -> None:
     assert answer["seat"] is None and answer["legal"] is None and answer["your_turn"] is False
     assert answer["observation"]["seat"] is None
     assert len(answer["observation"]["ring"]) == 13
+
+
+def test_the_state_endpoint_reads_a_fixed_handful_of_rows(table: Any, django_assert_num_queries: Any) -> None:
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    match = table("ann", "ben", "cat")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=match.seats.first().player.owner).key}")
+    # The token and its user, the asking player, the table with its match, the seats with their players.
+    with django_assert_num_queries(4):
+        assert client.get(f"/api/matches/{match.id}/state/").status_code == 200
