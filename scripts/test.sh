@@ -4,17 +4,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 cd "$ROOT"
 
-SUDO=""
-if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
-APT_UPDATED=0
-apt_install() {
-    if [ "$APT_UPDATED" = "0" ]; then
-        $SUDO apt-get update -q >/dev/null
-        APT_UPDATED=1
-    fi
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "$@" </dev/null
-}
-
 # System packages the tests need.
 command -v bwrap >/dev/null || apt_install bubblewrap
 command -v pg_ctlcluster >/dev/null || apt_install postgresql

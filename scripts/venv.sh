@@ -1,4 +1,5 @@
-# Sourced by run.sh and test.sh: creates .venv and installs the given requirements file when it changed.
+# Sourced by run.sh and test.sh: creates .venv and installs the given requirements file when it changed,
+# and installs missing system packages with apt.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
@@ -15,4 +16,15 @@ ensure_venv() {
         "$VENV/bin/python" -m pip install --disable-pip-version-check --progress-bar on -q -r "$requirements"
         touch "$stamp"
     fi
+}
+
+SUDO=""
+if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+APT_UPDATED=0
+apt_install() {
+    if [ "$APT_UPDATED" = "0" ]; then
+        $SUDO apt-get update -q >/dev/null
+        APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "$@" </dev/null
 }
