@@ -59,7 +59,7 @@ class SearchBot:
         reproducible); `cut_samples`: how many random cuts a chef compares in a playout.
 
         The defaults keep a four-player game under half a second of thinking for the bot;
-        `SearchBot(playouts=200)` is stronger and about three times slower."""
+        `SearchBot(playouts=200)` is stronger and about four times slower (docs/bots.md)."""
         if playouts < 1:
             raise ValueError("playouts must be at least 1")
         if cut_candidates < 1:
