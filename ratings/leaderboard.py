@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import QuerySet, Sum
 
 from ratings.buckets import bucket_of
@@ -37,6 +38,28 @@ def board_size(game: str, kind: str | None = None) -> int:
     return int(_buckets(game, kind).aggregate(total=Sum("count"))["total"] or 0)
 
 
+def _bucket_at(game: str, kind: str | None, offset: int) -> tuple[int, int] | None:
+    """The bucket holding the row at `offset` (0-based, best first) and how many rows come before it.
+
+    The running sum is taken by the database, which returns one row rather than the histogram.
+    """
+    kind_filter = "AND kind = %s" if kind else ""
+    params: list[object] = [game] + ([kind] if kind else []) + [offset]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT bucket, through - n FROM (
+                SELECT bucket, SUM(count) AS n, SUM(SUM(count)) OVER (ORDER BY bucket DESC) AS through
+                FROM ratings_ratingbucket WHERE game = %s {kind_filter} GROUP BY bucket
+            ) AS running
+            WHERE through > %s ORDER BY bucket DESC LIMIT 1
+            """,
+            params,
+        )
+        row = cursor.fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 @dataclass(frozen=True)
 class Ranked:
     rank: int
@@ -49,20 +72,11 @@ def page(game: str, kind: str | None, number: int, size: int) -> list[Ranked]:
     skip = offset
     if offset >= DIRECT_OFFSET:
         # Find the bucket holding the page's first row; count only from there.
-        ahead = 0
-        counts = (
-            _buckets(game, kind)
-            .values("bucket")
-            .annotate(n=Sum("count"))
-            .order_by("-bucket")
-            .values_list("bucket", "n")
-        )
-        for bucket, count in counts:
-            if ahead + count > offset:
-                rows = rows.filter(rating__lt=bucket + 1)
-                skip = offset - ahead
-                break
-            ahead += count
+        found_bucket = _bucket_at(game, kind, offset)
+        if found_bucket is not None:
+            bucket, ahead = found_bucket
+            rows = rows.filter(rating__lt=bucket + 1)
+            skip = offset - ahead
     # Two steps: the page's keys from the index alone, then those rows with their players.
     keys = list(rows.values_list("id", flat=True)[skip : skip + size])
     found = {row.id: row for row in Rating.objects.filter(id__in=keys).select_related("player")}
