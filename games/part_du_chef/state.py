@@ -141,6 +141,48 @@ class State:
         self._pass_marianne()
         return self
 
+    @classmethod
+    def from_observation(cls, observation: Observation, pizzas: tuple[tuple[int, ...], ...]) -> State:
+        """The state a seat observes, completed with `pizzas` for what it cannot see.
+
+        `pizzas` must agree with the observation: the current pizza is its ring, and the pizzas
+        already played hold exactly the kept and eaten slices not in that ring. Searches use it to
+        play on from an observation over sampled deals. The history is unknown, so `turn` starts at 0.
+        """
+        if observation.phase == "over":
+            raise ValueError("the game is over: there is no decision to play on from")
+        current = observation.pizza
+        if len(pizzas) != PIZZAS or pizzas[current] != observation.ring:
+            raise ValueError(f"pizza {current + 1} of the given pizzas is not the ring the seat sees")
+        held = {sid for ids in (*observation.kept, *observation.eaten) for sid in ids}
+        played = {sid for ring in pizzas[:current] for sid in ring}
+        if played != held - set(observation.ring):
+            raise ValueError("the given pizzas already played do not hold the slices the players have")
+        state = cls.new(
+            observation.players,
+            0,
+            marianne=observation.marianne_enabled,
+            marianne_seats=observation.marianne_seats,
+            pizzas=pizzas,
+        )
+        state.pizza = current
+        state.cuts = observation.cuts
+        state.portions = observation.portions
+        state.taken_by = list(observation.taken_by)
+        state.takes_done = sum(1 for who in observation.taken_by if who is not None)
+        state.kept = list(observation.kept)
+        state.eaten = list(observation.eaten)
+        state.olives = list(observation.olives)
+        state.received = list(observation.slices)
+        for seat, ids in enumerate(observation.kept):
+            row = state.counts[seat]
+            for sid in ids:
+                row[KIND_OF[sid]] += 1
+                state.owner[sid] = seat
+        state.marianne_holder = observation.marianne_holder
+        state.marianne_used = observation.marianne_enabled and not observation.marianne_in_play
+        return state
+
     def clone(self) -> State:
         other = State.__new__(State)
         other.players = self.players

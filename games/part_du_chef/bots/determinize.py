@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import random
 
-from ..deck import BURNT, BURNT_IDS, DECK_SIZE, KIND_NAMES, KIND_OF, PIZZAS, RING
+from ..deck import BURNT, BURNT_IDS, DECK_SIZE, KIND_OF, PIZZAS, RING
 from ..observation import Observation
 from ..state import State
-
-_NOBODY = -1
 
 
 def unseen_slices(observation: Observation) -> list[int]:
@@ -48,30 +46,4 @@ def sample_state(observation: Observation, rng: random.Random) -> State:
     """A State at the observed decision whose pizzas to come are drawn at random."""
     if observation.phase == "over":
         raise ValueError("the game is over: there is nothing to sample")
-    state = State.new(
-        observation.players,
-        0,
-        marianne=observation.marianne_enabled,
-        marianne_seats=observation.marianne_seats,
-        pizzas=sample_pizzas(observation, rng),
-    )
-    state.pizza = observation.pizza
-    state.cuts = observation.cuts
-    state.portions = observation.portions
-    state.taken_by = list(observation.taken_by)
-    state.takes_done = sum(1 for who in observation.taken_by if who is not None)
-    state.kept = list(observation.kept)
-    state.eaten = list(observation.eaten)
-    state.olives = list(observation.olives)
-    state.received = list(observation.slices)
-    counts = [[0] * len(KIND_NAMES) for _ in range(observation.players)]
-    owner = [_NOBODY] * DECK_SIZE
-    for seat, ids in enumerate(observation.kept):
-        for sid in ids:
-            counts[seat][KIND_OF[sid]] += 1
-            owner[sid] = seat
-    state.counts = counts
-    state.owner = owner
-    state.marianne_holder = observation.marianne_holder
-    state.marianne_used = observation.marianne_enabled and not observation.marianne_in_play
-    return state
+    return State.from_observation(observation, sample_pizzas(observation, rng))
