@@ -56,8 +56,20 @@ def person_of(user: Any) -> Player:
 
 
 def plays_itself(player: Player) -> bool:
-    """A bot that the service can seat at a table with people (a built-in engine)."""
+    """A built-in engine: it plays its decisions in the worker's own process."""
     return player.kind == Player.Kind.BOT and player.builtin in BOT_NAMES
+
+
+def seat_refusal(player: Player) -> str | None:
+    """Why this bot cannot sit at a table with people, or None (people, built-in engines, and
+    submitted bots with an active version that are neither retired nor suspended may)."""
+    if player.kind != Player.Kind.BOT or plays_itself(player):
+        return None
+    from arena.play import botseats
+
+    if player.builtin:
+        return f"bot {player.id} ({player.name}) cannot play at a table with people"
+    return botseats.refusal(player)
 
 
 def create_live_match(
@@ -77,8 +89,9 @@ def create_live_match(
     if len({player.id for player in players}) != count:
         raise PlayError("a player is seated twice")
     for player in players:
-        if player.kind == Player.Kind.BOT and not plays_itself(player):
-            raise PlayError(f"bot {player.id} ({player.name}) cannot play at a table with people")
+        refusal = seat_refusal(player)
+        if refusal is not None:
+            raise PlayError(refusal)
     try:
         normalised = spec.validate_options(options or {}, count)
     except (TypeError, ValueError) as exc:
@@ -101,8 +114,15 @@ def create_live_match(
             created_by=created_by,
         )
         MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=s, player=p) for s, p in enumerate(players)])
+        from arena.play import botseats
+
+        # Submitted bots play the version they had when the table was formed, whatever comes later.
+        try:
+            banks = botseats.pin_versions(match.id, players)
+        except ValueError as exc:
+            raise PlayError(str(exc)) from None
         state = spec.new_state(count, seed, normalised)
-        live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count)
+        live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count, bank_ms=banks)
         _save(live, match, list(players), state, now)
     return match
 
@@ -165,11 +185,14 @@ def final_ranks(totals: Sequence[int], forfeited: Sequence[bool]) -> tuple[int, 
 def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -> None:
     totals = tuple(int(score.total) for score in state.scores())
     forfeited = tuple(bool(flag) for flag in live.out)
+    from arena.play import botseats
+
     played = runner.PlayedGame(
         record=live.record,
         totals=totals,
         ranks=final_ranks(totals, forfeited),
         forfeited=forfeited,
+        seat_logs=botseats.seat_logs(match.id),
     )
     if not actions.commit_result(match.id, match.attempt, played):
         raise PlayError(f"match {match.id} could not be committed")
@@ -221,6 +244,8 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
     still in the game, unless their deadline has passed.
     """
     now = now or timezone.now()
+    if _submitted_bot_to_act(match_id, turn):
+        return _play_submitted(match_id, turn, now)
     with transaction.atomic():
         live, match, players = _lock(match_id)
         if live.to_act is None or live.turn != turn or match.status != Match.Status.RUNNING:
@@ -239,6 +264,50 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
         state.apply(bot.act(state.observation(seat)), seat=seat)
         _save(live, match, players, state, now)
     return "played"
+
+
+def _submitted_bot_to_act(match_id: int, turn: int) -> bool:
+    """Whether decision `turn` is a submitted bot's own (it is not out); read without a lock."""
+    live = LiveGame.objects.select_related("match").filter(pk=match_id).first()
+    if live is None or live.to_act is None or live.turn != turn or live.match.status != Match.Status.RUNNING:
+        return False
+    if live.out[live.to_act]:
+        return False
+    player = MatchSeat.objects.select_related("player").get(match_id=match_id, seat=live.to_act).player
+    return player.kind == Player.Kind.BOT and not player.builtin
+
+
+def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
+    """A submitted bot's decision: asked outside any transaction, then applied under the table's lock.
+
+    On a timeout, crash, invalid reply or illegal action the seat forfeits and the house `greedy`
+    plays this decision and every later one of that seat. A duplicate task that asked the bot too
+    finds the turn taken and changes nothing.
+    """
+    from arena.play import botseats
+
+    live = LiveGame.objects.select_related("match").get(pk=match_id)
+    seat = live.to_act
+    assert seat is not None
+    state = load_state(live)
+    decision = botseats.ask(
+        botseats.pinned_version(match_id, seat), state, seat, live.match.options, live.bank_ms[seat]
+    )
+    with transaction.atomic():
+        live, match, players = _lock(match_id)
+        if live.to_act != seat or live.turn != turn or match.status != Match.Status.RUNNING or live.out[seat]:
+            return "stale"
+        state = load_state(live)
+        move, applied = botseats.judge(decision, state, seat, turn)
+        live.bank_ms[seat] = decision.bank_ms
+        if not applied:
+            live.out[seat] = True
+            state = load_state(live)  # untouched by a refused action
+            stand_in = get_bot(STAND_IN, seed=runner.seat_seed(match.seed, seat) + turn)
+            state.apply(stand_in.act(state.observation(seat)), seat=seat)
+        botseats.record_move(match_id, move, decision.stderr, forfeited=not applied)
+        _save(live, match, players, state, now)
+    return "played" if applied else "forfeited"
 
 
 def resign(match_id: int, player: Player) -> LiveGame:

@@ -24,6 +24,9 @@ class LiveGame(models.Model):
     # Per seat: decisions the clock has taken for that person, and whether they forfeited.
     timeouts = models.JSONField(default=list)
     out = models.JSONField(default=list)
+    # Per seat: milliseconds left in a submitted bot's time bank for the match (its decisions are
+    # asked one task at a time, so the bank lives here between them); 0 for other seats.
+    bank_ms = models.JSONField(default=list)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

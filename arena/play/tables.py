@@ -35,8 +35,9 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
         guest = found.get(guest_id)
         if guest is None:
             raise PlayError(f"unknown player {guest_id}")
-        if guest.kind == Player.Kind.BOT and not engine.plays_itself(guest):
-            raise PlayError(f"bot {guest.id} ({guest.name}) cannot play at a table with people")
+        refusal = engine.seat_refusal(guest)
+        if refusal is not None:
+            raise PlayError(refusal)
     try:
         normalised = spec.validate_options(options if options is not None else {}, count)
     except (TypeError, ValueError) as exc:
