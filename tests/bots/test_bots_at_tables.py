@@ -169,3 +169,41 @@ def test_a_bot_without_an_active_version_or_suspended_cannot_be_seated_with_peop
         assert str(exc).startswith(f"bot {bot.pk} (suspended) is suspended from the arena: Too many forfeits.")
     else:
         raise AssertionError("a suspended bot was seated")
+
+
+def test_an_uploaded_bots_decisions_at_a_table_are_played_by_a_real_worker(
+    restore_builtin_bots, workers, submit, users, client_for
+):
+    from tests.support import wait_until
+
+    from .conftest import worker_environment
+
+    workers.start("table-bots", **worker_environment())
+    bot = submit("kit-by-worker", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")
+    bob = client_for("bob")
+    table = bob.post("/api/tables/", {"game": "part-du-chef", "guests": [bot.pk]}, format="json").json()
+    match_id = table["match"]
+
+    def waiting_for_bob() -> bool:
+        game = LiveGame.objects.get(pk=match_id)
+        return game.to_act in (0, None)
+
+    while True:
+        wait_until(waiting_for_bob, 60, "the bot's decision", workers.tail())
+        game = LiveGame.objects.get(pk=match_id)
+        if game.to_act is None:
+            break
+        legal = bob.get(f"/api/matches/{match_id}/state/").json()["legal"]
+        if legal["phase"] == "cut":
+            action = {"type": "cut", "cuts": list(range(legal["cut"]["points"])), "marianne": None}
+        else:
+            action = {"type": "take", "portion": legal["portions"][0]["index"], "eat": [], "steals": []}
+        body = {"turn": game.turn, "action": action}
+        assert bob.post(f"/api/matches/{match_id}/actions/", body, format="json").status_code == 200
+
+    wait_until(lambda: Match.objects.get(pk=match_id).status == Match.Status.FINISHED, 30, "the result", workers.tail())
+    match = Match.objects.get(pk=match_id)
+    pin = BotSeat.objects.get(match=match, seat=1)
+    assert pin.played and not pin.forfeited
+    assert [move["turn"] for move in pin.moves] == bot_decisions(match, 1)
+    assert {move["status"] for move in pin.moves} == {"ok"}
