@@ -288,7 +288,8 @@ def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
 
     live = LiveGame.objects.select_related("match").get(pk=match_id)
     seat = live.to_act
-    assert seat is not None
+    if seat is None or live.turn != turn:
+        return "stale"  # taken between the two reads
     state = load_state(live)
     decision = botseats.ask(
         botseats.pinned_version(match_id, seat), state, seat, live.match.options, live.bank_ms[seat]
@@ -332,11 +333,15 @@ def resign(match_id: int, player: Player) -> LiveGame:
 def sweep(now: datetime | None = None, bot_grace_seconds: float = 10.0) -> dict[str, int]:
     """Backup for lost clock or bot messages: re-send the decisions that should have been taken."""
     now = now or timezone.now()
+    # A submitted bot may take its start limit and its whole time bank over one decision: that is
+    # not a lost message, and sending it again would start the bot a second time.
+    policy_ms = settings.ARENA_BOT_START_MS + settings.ARENA_BOT_MOVE_MS + settings.ARENA_BOT_BANK_MS
+    grace = max(bot_grace_seconds, policy_ms / 1000)
     expired = LiveGame.objects.filter(deadline__lt=now).values_list("match_id", "turn")
     stalled = LiveGame.objects.filter(
         deadline__isnull=True,
         to_act__isnull=False,
-        updated_at__lt=now - timedelta(seconds=bot_grace_seconds),
+        updated_at__lt=now - timedelta(seconds=grace),
     ).values_list("match_id", "turn")
     sent = 0
     for match_id, turn in [*expired, *stalled]:

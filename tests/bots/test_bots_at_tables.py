@@ -174,10 +174,12 @@ def test_a_bot_without_an_active_version_or_suspended_cannot_be_seated_with_peop
 def test_an_uploaded_bots_decisions_at_a_table_are_played_by_a_real_worker(
     restore_builtin_bots, workers, submit, users, client_for
 ):
+    from arena.builtin import ensure_builtin_bots
     from tests.support import wait_until
 
     from .conftest import worker_environment
 
+    ensure_builtin_bots(Player)  # a transactional test starts from an empty database
     workers.start("table-bots", **worker_environment())
     bot = submit("kit-by-worker", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")
     bob = client_for("bob")
