@@ -209,3 +209,36 @@ def test_an_uploaded_bots_decisions_at_a_table_are_played_by_a_real_worker(
     assert pin.played and not pin.forfeited
     assert [move["turn"] for move in pin.moves] == bot_decisions(match, 1)
     assert {move["status"] for move in pin.moves} == {"ok"}
+
+
+VERSION_TWO = """
+import sys
+
+import kit
+
+print("version two here", file=sys.stderr)
+kit.main()
+"""
+
+
+def test_the_version_seated_when_the_table_formed_plays_it_to_the_end_after_a_new_upload(submit, users):
+    from arena.submissions import actions
+
+    bot = submit("kit-then-two", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")
+    first = BotVersion.objects.get(bot=bot, number=1)
+    bob = person_of(users["bob"])
+    match = create_live_match(
+        game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[bob, Player.objects.get(pk=bot.pk)], seed=17
+    )
+    second = actions.add_version(bot, upload=("two.zip", kit_zip(VERSION_TWO)))
+    actions.run_validation(second.id)
+    second.refresh_from_db()
+    first.refresh_from_db()
+    assert (first.status, second.status) == ("retired", "active"), second.reason
+
+    play_to_the_end(match.id, {0: client_of(users["bob"])})
+
+    pin = BotSeat.objects.get(match=match, seat=1)
+    assert pin.version_id == first.id and pin.played and not pin.forfeited
+    assert [move["turn"] for move in pin.moves] == bot_decisions(Match.objects.get(pk=match.id), 1)
+    assert "seat 1 of 2" in pin.stderr and "version two here" not in pin.stderr
