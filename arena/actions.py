@@ -51,8 +51,26 @@ def dispatch_match(match_id: int) -> None:
     transaction.on_commit(lambda: play_match.apply_async((match_id,), queue=queue))
 
 
-def _resend_deadline() -> Any:
+def resend_deadline() -> Any:
+    """When a queued match or version not picked up by then is sent to the workers again."""
     return timezone.now() + timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
+
+
+def insert_queued_match(
+    *, spec: Any, kind: str, players: Sequence[Player], options: dict[str, Any], seed: int, created_by: Any
+) -> Match:
+    """The match row and its seats, in the caller's transaction; the caller dispatches it."""
+    match = Match.objects.create(
+        game=spec.key,
+        kind=kind,
+        rated=kind in Match.RATED_KINDS,
+        options=options,
+        seed=seed,
+        created_by=created_by,
+        lease_expires_at=resend_deadline(),
+    )
+    MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=seat, player=p) for seat, p in enumerate(players)])
+    return match
 
 
 def create_match(
@@ -98,16 +116,9 @@ def create_match(
     elif not 0 <= seed <= MAX_SEED:
         raise RequestError(f"seed must be between 0 and {MAX_SEED}")
     with transaction.atomic():
-        match = Match.objects.create(
-            game=spec.key,
-            kind=kind,
-            rated=kind in Match.RATED_KINDS,
-            options=normalised,
-            seed=seed,
-            created_by=created_by,
-            lease_expires_at=_resend_deadline(),
+        match = insert_queued_match(
+            spec=spec, kind=kind, players=players, options=normalised, seed=seed, created_by=created_by
         )
-        MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=seat, player=p) for seat, p in enumerate(players)])
         dispatch_match(match.id)
     return match
 
@@ -158,7 +169,7 @@ def release_after_error(match_id: int, attempt: int, reason: str) -> None:
     with transaction.atomic():
         released = Match.objects.filter(pk=match_id, attempt=attempt, status=Match.Status.RUNNING).update(
             status=Match.Status.QUEUED,
-            lease_expires_at=_resend_deadline(),
+            lease_expires_at=resend_deadline(),
             error=f"attempt {attempt}: {reason}",
         )
         if released:
@@ -238,7 +249,7 @@ def sweep_stuck_matches() -> dict[str, int]:
                     pk=match_id, status=Match.Status.RUNNING, attempt=attempt, lease_expires_at__lt=now
                 ).update(
                     status=Match.Status.QUEUED,
-                    lease_expires_at=_resend_deadline(),
+                    lease_expires_at=resend_deadline(),
                     error=f"attempt {attempt}: the worker stopped before its lease expired",
                 )
                 if requeued:
@@ -248,7 +259,7 @@ def sweep_stuck_matches() -> dict[str, int]:
     for match_id in waiting.values_list("id", flat=True):
         # Bump the deadline first so one lost message is re-sent once per interval, not per sweep.
         if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED, lease_expires_at__lt=now).update(
-            lease_expires_at=_resend_deadline()
+            lease_expires_at=resend_deadline()
         ):
             dispatch_match(match_id)
             resent += 1

@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena import actions as arena_actions
-from arena.actions import RequestError
+from arena.actions import RequestError, resend_deadline
 from arena.botclient.http import UnsafeEndpoint, parse_endpoint, resolve_checked
 from arena.models import ArenaEntry, Match, Player
 from arena.sandbox import BundleRejected, SandboxUnavailable
@@ -66,10 +66,6 @@ def _source(upload: tuple[str, bytes] | None, endpoint: str | None) -> dict[str,
     return {"source": BotVersion.Source.ENDPOINT, "endpoint": endpoint}
 
 
-def _resend_deadline() -> Any:
-    return timezone.now() + timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
-
-
 def dispatch_validation(version_id: int) -> None:
     from arena.submissions.tasks import validate_version
 
@@ -92,7 +88,7 @@ def create_bot(
         with transaction.atomic():
             player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=owner)
             bot = SubmittedBot.objects.create(player=player, game=spec.key, description=description)
-            version = BotVersion.objects.create(bot=bot, number=1, lease_expires_at=_resend_deadline(), **source)
+            version = BotVersion.objects.create(bot=bot, number=1, lease_expires_at=resend_deadline(), **source)
             dispatch_validation(version.id)
     except IntegrityError:
         raise RequestError(f"a player named {name!r} already exists; choose another name") from None
@@ -109,7 +105,7 @@ def add_version(
             raise RequestError(f"bot {bot.pk} is retired; submit a new bot instead")
         last = BotVersion.objects.filter(bot=locked).order_by("-number").values_list("number", flat=True).first()
         version = BotVersion.objects.create(
-            bot=locked, number=(last or 0) + 1, lease_expires_at=_resend_deadline(), **source
+            bot=locked, number=(last or 0) + 1, lease_expires_at=resend_deadline(), **source
         )
         dispatch_validation(version.id)
     return version
@@ -310,7 +306,7 @@ def sweep_validations() -> dict[str, int]:
         if status == BotVersion.Status.PENDING:
             bumped = BotVersion.objects.filter(
                 pk=version_id, status=BotVersion.Status.PENDING, lease_expires_at__lt=now
-            ).update(lease_expires_at=_resend_deadline())
+            ).update(lease_expires_at=resend_deadline())
             if not bumped:
                 continue
         with transaction.atomic():

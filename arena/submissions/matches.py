@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from arena import actions
-from arena.models import Match, MatchSeat, Player
+from arena.models import Match, Player
 from arena.submissions.models import BotSeat, BotVersion
 
 
@@ -32,17 +29,13 @@ def create_pinned_match(
     spec = actions.resolve_game(game)
     normalised = spec.validate_options(options, len(seats))
     with transaction.atomic():
-        match = Match.objects.create(
-            game=spec.key,
+        match = actions.insert_queued_match(
+            spec=spec,
             kind=kind,
-            rated=kind in Match.RATED_KINDS,
+            players=[player for player, _ in seats],
             options=normalised,
             seed=seed,
             created_by=created_by,
-            lease_expires_at=timezone.now() + timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS),
-        )
-        MatchSeat.objects.bulk_create(
-            [MatchSeat(match=match, seat=seat, player=player) for seat, (player, _) in enumerate(seats)]
         )
         BotSeat.objects.bulk_create(
             [
