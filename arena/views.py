@@ -103,17 +103,14 @@ class MatchViewSet(
         data = incoming.validated_data
         if data["kind"] == Match.Kind.RANKED and not request.user.is_staff:
             raise PermissionDenied("only staff may create ranked matches; rated games are made by the arena")
-        try:
-            match = actions.create_match(
-                game=data["game"],
-                kind=data["kind"],
-                player_ids=data["players"],
-                options=data.get("options"),
-                seed=data.get("seed"),
-                created_by=request.user,
-            )
-        except actions.RequestError as exc:
-            raise BadRequest(str(exc)) from None
+        match = actions.create_match(
+            game=data["game"],
+            kind=data["kind"],
+            player_ids=data["players"],
+            options=data.get("options"),
+            seed=data.get("seed"),
+            created_by=request.user,
+        )
         match = self.get_queryset().get(pk=match.pk)
         return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
@@ -153,15 +150,12 @@ class ArenaEntryViewSet(
         incoming = self.get_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        try:
-            entry = actions.enter_arena(
-                player_id=data["player_id"],
-                game=data["game"],
-                table_size=data["table_size"],
-                entered_by=request.user,
-            )
-        except actions.RequestError as exc:
-            raise BadRequest(str(exc)) from None
+        entry = actions.enter_arena(
+            player_id=data["player_id"],
+            game=data["game"],
+            table_size=data["table_size"],
+            entered_by=request.user,
+        )
         return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, instance: ArenaEntry) -> None:

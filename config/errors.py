@@ -10,12 +10,18 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from arena.actions import RequestError
+from arena.errors import BadRequest
+
 log = logging.getLogger(__name__)
 
 
 def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DjangoValidationError):
         return Response({"detail": "; ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestError):
+        # The domain's refusals name the problem; every API view answers them as a 400.
+        exc = BadRequest(str(exc))
     response = exception_handler(exc, context)
     if response is None:
         log.exception("unhandled error in %s", context.get("view"))

@@ -14,7 +14,6 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from arena.actions import RequestError
 from arena.errors import BadRequest
 from arena.submissions import actions
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
@@ -82,16 +81,13 @@ class BotViewSet(
         incoming = BotCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        try:
-            bot = actions.create_bot(
-                owner=request.user,
-                name=data["name"],
-                game=data["game"],
-                description=data.get("description", ""),
-                **_source(data, self._limit()),
-            )
-        except RequestError as exc:
-            raise BadRequest(str(exc)) from None
+        bot = actions.create_bot(
+            owner=request.user,
+            name=data["name"],
+            game=data["game"],
+            description=data.get("description", ""),
+            **_source(data, self._limit()),
+        )
         return Response(BotSerializer(self.get_queryset().get(pk=bot.pk)).data, status=status.HTTP_201_CREATED)
 
     def perform_update(self, serializer: Any) -> None:
@@ -115,10 +111,7 @@ class BotViewSet(
             return Response(BotVersionSerializer(rows, many=True).data)
         incoming = SourceSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        try:
-            version = actions.add_version(bot, **_source(incoming.validated_data, self._limit()))
-        except RequestError as exc:
-            raise BadRequest(str(exc)) from None
+        version = actions.add_version(bot, **_source(incoming.validated_data, self._limit()))
         return Response(BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=BotVersionDetailSerializer)

@@ -13,7 +13,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from arena.actions import RequestError
 from arena.errors import BadRequest
 from arena.tournaments import actions
 from arena.tournaments.models import Tournament, TournamentEntry, TournamentGame
@@ -65,10 +64,7 @@ class TournamentViewSet(
             raise BadRequest("the request body must be a JSON object")
         incoming = TournamentCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        try:
-            tournament = actions.create_tournament(created_by=request.user, **incoming.validated_data)
-        except RequestError as exc:
-            raise BadRequest(str(exc)) from None
+        tournament = actions.create_tournament(created_by=request.user, **incoming.validated_data)
         return Response(
             TournamentDetailSerializer(self.get_queryset().get(pk=tournament.pk)).data,
             status=status.HTTP_201_CREATED,
@@ -80,10 +76,7 @@ class TournamentViewSet(
         tournament = self.get_object()
         incoming = EntryCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        try:
-            entry = actions.enter(tournament, player_id=incoming.validated_data["player"], user=request.user)
-        except RequestError as exc:
-            raise BadRequest(str(exc)) from None
+        entry = actions.enter(tournament, player_id=incoming.validated_data["player"], user=request.user)
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
@@ -93,10 +86,7 @@ class TournamentViewSet(
         entry = TournamentEntry.objects.filter(pk=int(entry_id or 0), tournament=tournament).first()
         if entry is None or entry.entered_by_id != request.user.id:
             raise NotFound(f"no entry {entry_id} of yours in tournament {tournament.pk}")
-        try:
-            actions.withdraw(entry)
-        except RequestError as exc:
-            raise BadRequest(str(exc)) from None
+        actions.withdraw(entry)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={202: TournamentSerializer})
