@@ -243,27 +243,28 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     return response
 
 
-def play_page(request: HttpRequest, match_id: int) -> HttpResponse:
+def _table(request: HttpRequest, match_id: int) -> tuple[engine.TableState, Player | None]:
+    player = _person(request)
     try:
-        table = engine.table_state(match_id, _person(request))
+        return engine.table_state(match_id, player), player
     except engine.NotSeated:
         raise Http404("no such table") from None
+
+
+def play_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    table, player = _table(request, match_id)
     if request.method == "POST":
-        return _play_post(request, table)
+        return _play_post(request, table, player)
     return render(request, "web/play.html", {"match": table.live.match, **context(table)})
 
 
 def play_panel(request: HttpRequest, match_id: int) -> HttpResponse:
-    try:
-        table = engine.table_state(match_id, _person(request))
-    except engine.NotSeated:
-        raise Http404("no such table") from None
+    table, _ = _table(request, match_id)
     return render(request, "web/_play_panel.html", {"match": table.live.match, **context(table)})
 
 
-def _play_post(request: HttpRequest, table: engine.TableState) -> HttpResponse:
+def _play_post(request: HttpRequest, table: engine.TableState, player: Player | None) -> HttpResponse:
     wants_json = request.headers.get("X-Requested-With") == "fetch"
-    player = _person(request)
     error = None
     if player is None or table.seat is None:
         error = _("Sign in with a seat at this table to play.")
