@@ -35,6 +35,13 @@ def dispatch_advance(tournament_id: int) -> None:
     transaction.on_commit(lambda: advance_tournament.apply_async((tournament_id,), queue=queue))
 
 
+def dispatch_start(tournament_id: int) -> None:
+    from arena.tournaments.tasks import start_tournament
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    transaction.on_commit(lambda: start_tournament.apply_async((tournament_id,), queue=queue))
+
+
 def _size_refusal(tournament: Tournament, entrants: int) -> str | None:
     if entrants > settings.ARENA_TOURNAMENT_MAX_ENTRIES:
         return f"a tournament takes at most {settings.ARENA_TOURNAMENT_MAX_ENTRIES} entries"

@@ -98,13 +98,7 @@ class TournamentViewSet(
             raise NotFound(f"no tournament {tournament.pk} of yours")
         if tournament.status != Tournament.Status.REGISTRATION:
             raise BadRequest(f"the tournament is already {tournament.status}")
-        from django.conf import settings
-        from django.db import transaction
-
-        from arena.tournaments.tasks import start_tournament
-
-        queue = settings.CELERY_TASK_DEFAULT_QUEUE
-        transaction.on_commit(lambda: start_tournament.apply_async((tournament.pk,), queue=queue))
+        actions.dispatch_start(tournament.pk)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=TournamentGameSerializer(many=True))
