@@ -56,9 +56,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
         versions = sorted(bot.versions.all(), key=lambda version: -version.number)
         for version in versions:
             version.log_text = json.dumps(version.log, indent=1, ensure_ascii=False)[:20000]
-        status = "retired" if bot.retired_at else "suspended" if bot.suspended_at else None
-        if status is None:
-            status = versions[0].status if versions else "pending"
+        status = bot.status_given(versions)
         out.append(
             {
                 "player": bot.player,

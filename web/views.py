@@ -23,7 +23,6 @@ from games.part_du_chef import KIND_NAMES, IllegalAction, State
 from games.part_du_chef.state import portions_of
 from games.registry import all_games, get_game
 from ratings import leaderboard
-from ratings.elo import PROVISIONAL_GAMES
 from ratings.models import Rating, RatingChange
 from web import charts, pizza, replay
 from web.forms import SignUpForm
@@ -106,7 +105,6 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
             "last_page": last_page,
             "previous": number - 1 if number > 1 else None,
             "next": number + 1 if number < last_page else None,
-            "provisional_games": PROVISIONAL_GAMES,
         },
     )
 
@@ -147,7 +145,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "game": spec,
             "rating": rating,
             "rank": _rank(rating) if rating else None,
-            "provisional": rating is not None and rating.games < PROVISIONAL_GAMES,
+            "provisional": rating is not None and rating.provisional,
             "chart": charts.rating_chart(points),
             "rated_games": record["games"],
             "win_rate": (100.0 * record["wins"] / record["games"]) if record["games"] else None,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import models
 from django.db.models import Q
 
@@ -25,6 +27,18 @@ class SubmittedBot(models.Model):
 
     def __str__(self) -> str:
         return f"submitted bot {self.player_id}"
+
+    def status_given(self, versions: Iterable[BotVersion]) -> str:
+        """The bot's status as owners see it everywhere: retired or suspended first, then active while any
+        version plays, else the newest version's status."""
+        if self.retired_at is not None:
+            return "retired"
+        if self.suspended_at is not None:
+            return "suspended"
+        ordered = sorted(versions, key=lambda version: version.number)
+        if any(version.status == BotVersion.Status.ACTIVE for version in ordered):
+            return "active"
+        return ordered[-1].status if ordered else BotVersion.Status.PENDING
 
 
 class BotVersion(models.Model):

@@ -91,14 +91,7 @@ class BotSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.ChoiceField(choices=BOT_STATUSES))
     def get_status(self, bot: SubmittedBot) -> str:
-        if bot.retired_at is not None:
-            return "retired"
-        if bot.suspended_at is not None:
-            return "suspended"
-        versions = self._versions(bot)
-        if any(version.status == BotVersion.Status.ACTIVE for version in versions):
-            return "active"
-        return versions[-1].status if versions else BotVersion.Status.PENDING
+        return bot.status_given(bot.versions.all())
 
     @extend_schema_field(BotRatingSerializer(allow_null=True))
     def get_rating(self, bot: SubmittedBot) -> dict[str, Any] | None:

@@ -66,3 +66,21 @@ def test_an_owner_sees_versions_validation_latency_and_forfeits_of_their_bots_on
 
 def test_the_bot_page_needs_an_account(db: None) -> None:
     assert Client().get("/my-bots/").status_code == 302
+
+
+def test_a_bot_still_playing_its_active_version_shows_active_while_a_new_one_validates(db: None) -> None:
+    from django.contrib.auth.models import User
+    from rest_framework.test import APIClient
+
+    from arena.submissions.models import BotVersion
+
+    owner = User.objects.create_user("olga", password="a-long-passphrase")
+    player = make_bot(owner, "olga-bot", [])
+    BotVersion.objects.create(bot_id=player.id, number=3, source="upload", filename="bot3.py", status="validating")
+    client = Client()
+    client.force_login(owner)
+    body = client.get("/my-bots/").content.decode()
+    assert '<span class="badge">active</span>' in body
+    api = APIClient()
+    api.force_authenticate(owner)
+    assert api.get(f"/api/bots/{player.id}/").json()["status"] == "active"

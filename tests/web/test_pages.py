@@ -135,3 +135,17 @@ def test_sign_up_creates_a_person_and_signs_in(db: None) -> None:
         "/signup/", {"username": "greedy", "password1": "x-Long-pass-99", "password2": "x-Long-pass-99"}
     )
     assert "This name is taken." in taken.content.decode()
+
+
+def test_a_bot_provisional_again_after_a_new_version_is_marked_provisional(db: None) -> None:
+    from arena.models import Player
+    from ratings import buckets
+    from ratings.models import Rating
+
+    player = Player.objects.create(name="veteran-bot", kind="bot")
+    Rating.objects.create(player=player, game="part-du-chef", kind="bot", rating=1700, games=40, provisional_left=10)
+    buckets.move("part-du-chef", [("bot", None, 1700)])
+    profile = Client().get(f"/players/{player.id}/").content.decode()
+    assert "(provisional)" in profile
+    board = Client().get("/leaderboard/part-du-chef/").content.decode()
+    assert "provisional: fewer than 10 rated games" in board
