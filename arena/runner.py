@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from arena.botclient import BotSession, StdioBot
-from arena.botclient.match import play_with_sessions
 from arena.models import Player
+from botclient import BotSession, StdioBot
+from botclient.match import play_with_sessions
 from games.part_du_chef.bots import BOT_NAMES, get_bot
 from games.registry import get_game
 

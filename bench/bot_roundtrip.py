@@ -31,10 +31,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.botclient import HttpBot, SandboxedBot  # noqa: E402
-from arena.sandbox import Sandbox  # noqa: E402
+from botclient import HttpBot, SandboxedBot  # noqa: E402
 from games.part_du_chef import State  # noqa: E402
 from games.part_du_chef.bots import get_bot  # noqa: E402
+from sandbox import Sandbox  # noqa: E402
 
 KIT = ROOT / "starter-kits" / "python" / "bot.py"
 

@@ -91,11 +91,11 @@ def main() -> None:
     from rich.progress import Progress
 
     from arena import runner
-    from arena.botclient.match import play_with_sessions
     from arena.models import Player
     from arena.submissions import actions, bundles
     from arena.submissions.models import SubmittedBot
     from arena.submissions.seats import get_sandbox
+    from botclient.match import play_with_sessions
     from games.part_du_chef import State
     from games.part_du_chef.bots import get_bot
 

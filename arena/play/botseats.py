@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from arena import runner
-from arena.botclient import BotFailure, MoveResult, StdioBot
-from arena.botclient.match import ILLEGAL, MoveLog
 from arena.models import Player
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.rules import arena_refusal
 from arena.submissions.seats import active_version, open_session, playable_refusal
+from botclient import BotFailure, MoveResult, StdioBot
+from botclient.match import ILLEGAL, MoveLog
 from games.part_du_chef import IllegalAction, State, action_from_json
 
 

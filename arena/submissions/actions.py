@@ -19,13 +19,13 @@ from django.utils import timezone
 
 from arena import actions as arena_actions
 from arena.actions import RequestError, resend_deadline
-from arena.botclient.http import UnsafeEndpoint, parse_endpoint, resolve_checked
 from arena.models import ArenaEntry, Match, Player
-from arena.sandbox import BundleRejected, SandboxUnavailable
 from arena.submissions import bundles
 from arena.submissions.matches import create_pinned_match
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.seats import get_sandbox
+from botclient.http import UnsafeEndpoint, parse_endpoint, resolve_checked
+from sandbox import BundleRejected, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from arena.sandbox import BundleRejected, Sandbox
-from arena.sandbox.bundle import BundleLimits, check_python_upload, inspect_zip, prepare_upload
+from sandbox import BundleRejected, Sandbox
+from sandbox.bundle import BundleLimits, check_python_upload, inspect_zip, prepare_upload
 
 KINDS = {".py": "python", ".js": "javascript", ".zip": "zip"}
 

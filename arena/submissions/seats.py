@@ -11,11 +11,11 @@ from pathlib import Path
 
 from django.conf import settings
 
-from arena.botclient import BotSession, HttpBot, SandboxedBot
 from arena.models import Player
-from arena.sandbox import Sandbox, SandboxConfig
 from arena.submissions import bundles
 from arena.submissions.models import BotSeat, BotVersion
+from botclient import BotSession, HttpBot, SandboxedBot
+from sandbox import Sandbox, SandboxConfig
 
 _sandboxes: dict[tuple[object, ...], Sandbox] = {}
 _lock = threading.Lock()

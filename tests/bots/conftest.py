@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from arena.sandbox.slots import processes_of
+from sandbox.slots import processes_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER_KITS = ROOT / "starter-kits"

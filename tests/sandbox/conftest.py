@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from arena.botclient import SandboxedBot
-from arena.sandbox import Sandbox, SandboxConfig
-from arena.sandbox.slots import processes_of
+from botclient import SandboxedBot
+from sandbox import Sandbox, SandboxConfig
+from sandbox.slots import processes_of
 
 BOTS = Path(__file__).resolve().parent / "bots"
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.botclient import OK, SandboxedBot
-from arena.sandbox import BundleRejected
-from arena.sandbox.bundle import inspect_zip, prepare_upload
-from arena.sandbox.slots import processes_of
+from botclient import OK, SandboxedBot
+from sandbox import BundleRejected
+from sandbox.bundle import inspect_zip, prepare_upload
+from sandbox.slots import processes_of
 
 from .conftest import FAKE_OBSERVATION, TEST_BASE_UID, TEST_SLOTS
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import shutil
 
-from arena.botclient import SandboxedBot
-from arena.botclient.match import play_with_sessions
-from arena.sandbox.slots import processes_of
+from botclient import SandboxedBot
+from botclient.match import play_with_sessions
 from games.part_du_chef import State, replay
 from games.part_du_chef.bots import get_bot
+from sandbox.slots import processes_of
 
 from .conftest import BOTS, STARTER_KITS, TEST_BASE_UID, TEST_SLOTS
 

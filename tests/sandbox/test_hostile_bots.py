@@ -8,8 +8,8 @@ import threading
 import time
 from pathlib import Path
 
-from arena.botclient import CRASH, INVALID, OK, TIMEOUT
-from arena.sandbox.slots import processes_of
+from botclient import CRASH, INVALID, OK, TIMEOUT
+from sandbox.slots import processes_of
 
 from .conftest import FAKE_OBSERVATION, ROOT
 
@@ -61,7 +61,7 @@ def test_a_sleeping_bot_times_out(start_bot):
 
 
 def test_a_bot_that_never_says_ready_fails_to_start_within_the_start_limit(sandbox):
-    from arena.botclient import BotFailure, SandboxedBot
+    from botclient import BotFailure, SandboxedBot
 
     from .conftest import BOTS
 

@@ -11,8 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from arena.botclient import CRASH, INVALID, OK, TIMEOUT, BotFailure, HttpBot, UnsafeEndpoint
-from arena.botclient.http import parse_endpoint, refusal, resolve_checked
+from botclient import CRASH, INVALID, OK, TIMEOUT, BotFailure, HttpBot, UnsafeEndpoint
+from botclient.http import parse_endpoint, refusal, resolve_checked
 
 from .conftest import FAKE_OBSERVATION
 

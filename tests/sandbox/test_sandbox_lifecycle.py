@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from arena.botclient import TIMEOUT, SandboxedBot
-from arena.sandbox import Sandbox, SandboxConfig, SandboxUnavailable
-from arena.sandbox.slots import processes_of
+from botclient import TIMEOUT, SandboxedBot
+from sandbox import Sandbox, SandboxConfig, SandboxUnavailable
+from sandbox.slots import processes_of
 
 from .conftest import BOTS, FAKE_OBSERVATION, ROOT, TEST_BASE_UID, TEST_SLOTS, TEST_STATE_DIR
 
@@ -35,7 +35,7 @@ def test_without_bubblewrap_an_untrusted_bot_is_refused_not_run_bare(tmp_path):
 def test_a_worker_that_is_not_root_is_refused_with_a_clear_error(tmp_path):
     script = (
         "from pathlib import Path\n"
-        "from arena.sandbox import Sandbox, SandboxConfig, SandboxUnavailable\n"
+        "from sandbox import Sandbox, SandboxConfig, SandboxUnavailable\n"
         "try:\n"
         "    Sandbox(SandboxConfig(state_dir=Path('/tmp/arena-sandbox-nobody'))).check()\n"
         "except SandboxUnavailable as exc:\n"
@@ -78,8 +78,8 @@ def test_when_the_worker_is_killed_its_sandboxed_bot_dies_too():
     script = f"""
 import sys, time
 from pathlib import Path
-from arena.botclient import SandboxedBot
-from arena.sandbox import Sandbox, SandboxConfig
+from botclient import SandboxedBot
+from sandbox import Sandbox, SandboxConfig
 box = Sandbox(SandboxConfig(state_dir=Path("{TEST_STATE_DIR}-worker"), base_uid={LIFECYCLE_UID}, slots=1))
 bot = SandboxedBot(Path({str(BOTS / "busy_sleep.py")!r}), sandbox=box)
 bot.start(0, 2, {{}})

@@ -6,7 +6,7 @@ import re
 import struct
 from pathlib import Path
 
-from arena.sandbox import seccomp
+from sandbox import seccomp
 
 HEADER = Path("/usr/include/x86_64-linux-gnu/asm/unistd_64.h")
 

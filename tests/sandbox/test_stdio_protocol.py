@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.botclient import INVALID, OK, TIMEOUT, BotFailure, SandboxedBot
+from botclient import INVALID, OK, TIMEOUT, BotFailure, SandboxedBot
 
 from .conftest import BOTS, FAKE_OBSERVATION
 

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.sandbox import Sandbox, SandboxedProcess
-from arena.sandbox.runner import refuse_links
+from sandbox import Sandbox, SandboxedProcess
+from sandbox.runner import refuse_links
 
 from .protocol import (
     CRASH,
