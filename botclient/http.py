@@ -105,11 +105,15 @@ def refusal(address: IPAddress) -> str | None:
     return None
 
 
+class Unresolvable(UnsafeEndpoint):
+    """The host name has no address now (it may have one later)."""
+
+
 def system_resolver(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
-        raise UnsafeEndpoint(f"cannot resolve {host!r}: {exc.strerror}") from exc
+        raise Unresolvable(f"cannot resolve {host!r}: {exc.strerror}") from exc
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
@@ -130,6 +134,20 @@ def resolve_checked(endpoint: Endpoint, *, allow_private: bool, resolver: Resolv
             if reason:
                 raise UnsafeEndpoint(f"bot URLs must reach a public address: {endpoint.host} -> {reason}")
     return str(parsed[0])
+
+
+def check_endpoint(url: str, *, allow_private: bool, resolver: Resolver = system_resolver) -> Endpoint:
+    """The check a bot URL gets when it is submitted, the same one HttpBot makes before every match.
+
+    A name that does not resolve yet is let through (its owner may still be setting it up, and each
+    match checks again); a bad scheme, credentials, or an address that is private now are refused.
+    """
+    endpoint = parse_endpoint(url)
+    try:
+        resolve_checked(endpoint, allow_private=allow_private, resolver=resolver)
+    except Unresolvable:
+        pass
+    return endpoint
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
@@ -257,7 +275,7 @@ class HttpBot(BotSession):
                 raise _Deadline
             if len(data) > self.max_response_bytes:
                 self._drop_connection()
-                return Exchange(None, INVALID, f"reply longer than {self.max_response_bytes} bytes")
+                return Exchange(None, INVALID, f"reply longer than {self.max_response_bytes} bytes", answer=data)
             if response.will_close:
                 self._drop_connection()
         except Exception:

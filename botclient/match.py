@@ -35,9 +35,10 @@ class MoveLog:
     latency_ms: float
     error: str | None = None
     stderr: str = ""
+    answer: str | None = None  # the raw reply, kept for an invalid or illegal decision only
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        entry = {
             "seat": self.seat,
             "turn": self.turn,
             "status": self.status,
@@ -45,6 +46,9 @@ class MoveLog:
             "error": self.error,
             "stderr": self.stderr,
         }
+        if self.answer is not None:
+            entry["answer"] = self.answer
+        return entry
 
 
 @dataclass
@@ -103,6 +107,7 @@ def play_with_sessions(
                     continue
                 except IllegalAction as exc:
                     log.status, log.error = ILLEGAL, str(exc)
+            log.answer = result.answer
             forfeit(seat, log.status, log.error)
             state.apply(acting[seat].act(observation))
         scores = [score.to_json() for score in state.scores()]

@@ -15,6 +15,9 @@ PROTOCOL_VERSION = 1
 DEFAULT_GAME = "part-du-chef"
 MAX_MESSAGE_BYTES = 64 * 1024
 ACTION_TYPES = ("cut", "take")
+# An invalid or illegal answer is kept in the owner's log up to this many bytes: enough to see the mistake,
+# never a flood of someone's stdout.
+ANSWER_LOG_BYTES = 500
 
 OK = "ok"
 TIMEOUT = "timeout"
@@ -30,7 +33,9 @@ class MoveResult:
     ``action`` is the decoded reply when ``status == "ok"`` (its legality is
     for the rules to judge), ``None`` otherwise; ``error`` says what went wrong
     in words a bot author understands; ``stderr_tail`` is what the bot wrote
-    to stderr meanwhile (capped).
+    to stderr meanwhile (capped); ``answer`` is the bot's raw reply (capped at
+    ANSWER_LOG_BYTES) when there was one, so that the owner can see what an
+    invalid or illegal answer actually said.
     """
 
     action: dict[str, Any] | None
@@ -38,6 +43,7 @@ class MoveResult:
     latency_ms: float
     stderr_tail: str = ""
     error: str | None = None
+    answer: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -127,6 +133,16 @@ def decode_reply(raw: bytes, expect: str) -> tuple[dict[str, Any] | None, str | 
     if kind not in ACTION_TYPES:
         return None, f'an action must have "type" "cut" or "take", got {_preview(raw)}'
     return obj, None
+
+
+def answer_excerpt(raw: bytes | None) -> str | None:
+    """The bot's raw answer for the log: at most ANSWER_LOG_BYTES, with the full length when cut."""
+    if raw is None:
+        return None
+    text = raw[:ANSWER_LOG_BYTES].decode("utf-8", errors="replace")
+    if len(raw) > ANSWER_LOG_BYTES:
+        text += f"... [{len(raw)} bytes in all]"
+    return text
 
 
 def _preview(raw: bytes, limit: int = 120) -> str:

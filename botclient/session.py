@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, Self
 
+from . import limits
 from .protocol import (
     CRASH,
     OK,
@@ -18,6 +20,7 @@ from .protocol import (
     MoveResult,
     TimeBudget,
     act_message,
+    answer_excerpt,
     decode_reply,
     end_message,
     start_message,
@@ -27,7 +30,7 @@ from .protocol import (
 class Exchange:
     """What a transport got back for one message."""
 
-    __slots__ = ("error", "raw", "status", "stderr")
+    __slots__ = ("answer", "error", "raw", "status", "stderr")
 
     def __init__(
         self,
@@ -35,20 +38,23 @@ class Exchange:
         status: str = OK,
         error: str | None = None,
         stderr: str = "",
+        answer: bytes | None = None,
     ) -> None:
         self.raw = raw
         self.status = status
         self.error = error
         self.stderr = stderr
+        # What the bot sent when the transport itself refused it (too long, several lines...).
+        self.answer = answer
 
 
 class BotSession(ABC):
     def __init__(
         self,
         *,
-        move_ms: int = 1000,
-        bank_ms: int = 10000,
-        start_ms: int = 5000,
+        move_ms: int = limits.MOVE_MS,
+        bank_ms: int = limits.BANK_MS,
+        start_ms: int = limits.START_MS,
         game: str = "part-du-chef",
     ) -> None:
         self.budget = TimeBudget(move_ms, bank_ms)
@@ -56,6 +62,8 @@ class BotSession(ABC):
         self.game = game
         self.failure: MoveResult | None = None
         self.started = False
+        # Called with what the bot wrote to stderr during each request (the local command's --verbose).
+        self.on_stderr: Callable[[str], None] | None = None
 
     # -- transport, supplied by subclasses -----------------------------------------
 
@@ -132,6 +140,7 @@ class BotSession(ABC):
             got = self._exchange(message, timeout_s, reply=True)
         except BotFailure as exc:
             self._fail(exc.result)
+            self._echo(exc.result.stderr_tail)
             return exc.result
         latency_ms = (time.monotonic() - began) * 1000
         if got.status != OK or got.raw is None:
@@ -141,16 +150,24 @@ class BotSession(ABC):
                 latency_ms,
                 got.stderr,
                 got.error,
+                answer_excerpt(got.answer),
             )
         else:
             obj, error = decode_reply(got.raw, expect)
+            # The raw answer rides along even when it decodes: the rules may still find it illegal.
+            answer = answer_excerpt(got.raw)
             if obj is None:
-                result = MoveResult(None, "invalid", latency_ms, got.stderr, error)
+                result = MoveResult(None, "invalid", latency_ms, got.stderr, error, answer)
             else:
-                result = MoveResult(obj, OK, latency_ms, got.stderr, None)
+                result = MoveResult(obj, OK, latency_ms, got.stderr, None, answer)
         if not result.ok:
             self._fail(result)
+        self._echo(result.stderr_tail)
         return result
+
+    def _echo(self, stderr: str) -> None:
+        if self.on_stderr is not None and stderr:
+            self.on_stderr(stderr)
 
     def _fail(self, result: MoveResult) -> None:
         if self.failure is None:

@@ -21,6 +21,7 @@ from typing import Any
 from sandbox import Sandbox, SandboxedProcess
 from sandbox.runner import refuse_links
 
+from . import limits
 from .protocol import (
     CRASH,
     INVALID,
@@ -62,7 +63,7 @@ class _Tail:
 class StdioBot(BotSession):
     """A bot speaking protocol v1 on a process started by ``_spawn``."""
 
-    def __init__(self, *, wall_s: float = 600.0, **kwargs: Any) -> None:
+    def __init__(self, *, wall_s: float = limits.WALL_S, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.wall_s = wall_s
         self._wall_timer: threading.Timer | None = None
@@ -119,6 +120,7 @@ class StdioBot(BotSession):
             return self._stop(
                 INVALID,
                 "the bot wrote to stdout without being asked (use stderr for logs)",
+                bytes(self._out),
             )
         failure = self._write(encode(message), deadline)
         if failure is not None:
@@ -132,14 +134,19 @@ class StdioBot(BotSession):
             newline = self._out.find(b"\n")
             if newline >= 0:
                 line = bytes(self._out[:newline])
+                if len(self._out) > newline + 1:
+                    return self._stop(
+                        INVALID,
+                        "the bot wrote more than one line for one request (use stderr for logs)",
+                        bytes(self._out),
+                    )
                 del self._out[: newline + 1]
-                if self._out:
-                    return self._stop(INVALID, "the bot wrote more than one line for one request (use stderr for logs)")
                 return Exchange(line, OK, None, self._err_move.text())
             if len(self._out) > MAX_MESSAGE_BYTES:
                 return self._stop(
                     INVALID,
                     f"reply longer than {MAX_MESSAGE_BYTES} bytes without a newline",
+                    bytes(self._out),
                 )
             if self._out_total > STDOUT_SESSION_CAP:
                 return self._stop(
@@ -224,9 +231,9 @@ class StdioBot(BotSession):
 
     # -- failures ---------------------------------------------------------------------
 
-    def _stop(self, status: str, error: str) -> Exchange:
+    def _stop(self, status: str, error: str, answer: bytes | None = None) -> Exchange:
         self._shutdown()
-        return Exchange(None, status, error, self._err_move.text())
+        return Exchange(None, status, error, self._err_move.text(), answer)
 
     def _dead(self, what: str) -> Exchange:
         """The bot died on its own: say how, with what it wrote to stderr last."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from botclient import limits as bot_limits
 from config.env import env_bool, env_float, env_int, env_list, env_str
 from config.services import ensure_postgres_database, parse_postgres_url, redis_reachable
 
@@ -127,9 +128,9 @@ ARENA_BOT_MOVE_DELAY_SECONDS = env_float("ARENA_BOT_MOVE_DELAY_SECONDS", 0.0)
 
 # --- Submitted bots and tournaments -----------------------------------------------------------
 # Failure policy for sandboxed and hosted bots: per-move limit, time bank per match, start limit.
-ARENA_BOT_MOVE_MS = env_int("ARENA_BOT_MOVE_MS", 1000)
-ARENA_BOT_BANK_MS = env_int("ARENA_BOT_BANK_MS", 10000)
-ARENA_BOT_START_MS = env_int("ARENA_BOT_START_MS", 5000)
+ARENA_BOT_MOVE_MS = env_int("ARENA_BOT_MOVE_MS", bot_limits.MOVE_MS)
+ARENA_BOT_BANK_MS = env_int("ARENA_BOT_BANK_MS", bot_limits.BANK_MS)
+ARENA_BOT_START_MS = env_int("ARENA_BOT_START_MS", bot_limits.START_MS)
 # Uploaded bots (one .py or .js file, or a .zip holding main.py) are stored in the database.
 ARENA_BOT_UPLOAD_MAX_BYTES = env_int("ARENA_BOT_UPLOAD_MAX_BYTES", 1024 * 1024)
 # Hosted bots on loopback or private addresses: for local development only.

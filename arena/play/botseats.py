@@ -87,12 +87,13 @@ def judge(decision: Decision, state: State, seat: int, turn: int) -> tuple[MoveL
     result = decision.result
     log = MoveLog(seat, turn, result.status, result.latency_ms, result.error, result.stderr_tail)
     if not result.ok:
+        log.answer = result.answer
         return log, False
     try:
         action = action_from_json(result.action)
         state.apply(action, seat=seat)
     except IllegalAction as exc:
-        log.status, log.error = ILLEGAL, str(exc)
+        log.status, log.error, log.answer = ILLEGAL, str(exc), result.answer
         return log, False
     return log, True
 

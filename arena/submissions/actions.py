@@ -24,7 +24,7 @@ from arena.submissions import bundles
 from arena.submissions.matches import create_pinned_match
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.seats import get_sandbox
-from botclient.http import UnsafeEndpoint, parse_endpoint, resolve_checked
+from botclient.http import UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
 from sandbox import BundleRejected, SandboxUnavailable
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def _source(upload: tuple[str, bytes] | None, endpoint: str | None) -> dict[str,
         }
     assert endpoint is not None
     try:
-        parse_endpoint(endpoint)
+        check_endpoint(endpoint, allow_private=bool(settings.ARENA_BOT_ALLOW_PRIVATE_URLS))
     except UnsafeEndpoint as exc:
         raise RequestError(f"endpoint refused: {exc}") from None
     return {"source": BotVersion.Source.ENDPOINT, "endpoint": endpoint}
@@ -236,6 +236,10 @@ def _game_log(index: int, match: Match, seat: int) -> dict[str, Any]:
         "max_latency_ms": max((m["latency_ms"] for m in moves), default=None),
         "stderr": (bot_seat.stderr if bot_seat else "")[-LOG_STDERR_CHARS:],
     }
+    # The bot's own words for the decision that failed it: what it actually answered, capped.
+    answers = [m["answer"] for m in moves if m.get("answer") is not None]
+    if answers:
+        entry["answer"] = answers[-1]
     return entry
 
 

@@ -5,6 +5,10 @@
     python -m games.part_du_chef show g.jsonl --game 3
     python -m games.part_du_chef bench
     python -m games.part_du_chef ladder --games 1000 --seed 1
+    python -m games.part_du_chef compare greedy random --against greedy,random --deals 50
+
+Bot programs and URLs (`mybot.py`, `http://localhost:8080/`) are understood where resolvers are given
+to `main` (dependency injection): the `part-du-chef` command gives one from `botclient`.
 
 Every mistake in the input (a bad option, an unknown bot, a missing file, a record that is not
 JSON or does not replay) ends with a one-line message naming it and exit status 2.
@@ -30,9 +34,11 @@ from rich.text import Text
 from . import simulation
 from .actions import Cut, Swap, Take, action_from_json
 from .bots import BOT_NAMES
+from .comparison import Comparison, compare
 from .deck import CHILI, DECK, IS_FINISHER, KIND_NAMES, KIND_OF, PIZZAS, RING
 from .errors import RecordError
 from .record import discrepancies, replay
+from .seating import BotResolver, NamedBot, Played, UnknownBot, play_lineup, resolve_bot
 from .state import MAX_PLAYERS, MIN_PLAYERS, State, portions_of
 
 # Long runs get a progress bar; short ones stay quiet.
@@ -50,13 +56,18 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = _build_parser()
+def main(argv: Sequence[str] | None = None, resolvers: Sequence[BotResolver] = (), prog: str | None = None) -> int:
+    """Run one command; ``resolvers`` add bots beyond the built-in ones (bot programs, URLs...)."""
+    parser = _build_parser(resolvers, prog or "python -m games.part_du_chef")
     try:
         args = parser.parse_args(argv)
+        args.resolvers = list(resolvers)
+        for resolver in resolvers:
+            resolver.configure(args)
         status: int = args.handler(args)
         return status
-    except CliError as e:
+    except (CliError, ValueError) as e:
+        # ValueError: a resolver naming what is wrong with a bot it was given.
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -67,18 +78,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    finally:
+        for resolver in resolvers:
+            resolver.close()
 
 
-def _build_parser() -> _Parser:
-    parser = _Parser(prog="python -m games.part_du_chef", description="La Part du Chef: simulate, verify, show, bench.")
+def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
+    parser = _Parser(prog=prog, description="La Part du Chef: simulate, compare, verify, show, bench, ladder.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    kinds = ", ".join(BOT_NAMES) + (", or a bot program (.py, .js, folder, .zip) or URL" if resolvers else "")
 
-    p = commands.add_parser("simulate", help="play games between built-in bots, one record per line")
+    p = commands.add_parser("simulate", help="play games between bots, one record per line")
     p.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     p.add_argument(
         "--bots",
         default="random",
-        help=f"one bot for every seat, or one per seat, comma-separated ({', '.join(BOT_NAMES)})",
+        help=f"one bot for every seat, or one per seat, comma-separated ({kinds})",
     )
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--seed", type=int, default=0, help="game i is dealt from seed + i")
@@ -86,6 +101,22 @@ def _build_parser() -> _Parser:
     p.add_argument("--out", help="write the records here, one JSON object per line")
     p.add_argument("--playouts", type=int, help="the search bot's playout budget (default: its own)")
     p.set_defaults(handler=_simulate)
+    for resolver in resolvers:
+        resolver.add_arguments(p)
+
+    p = commands.add_parser("compare", help="is bot A better than bot B? duplicate deals, paired 95%% intervals")
+    p.add_argument("a", metavar="A", help=f"the first bot ({kinds})")
+    p.add_argument("b", metavar="B", help="the second bot")
+    p.add_argument(
+        "--against", default="greedy,random", help="the opponents, comma-separated (default greedy,random)"
+    )
+    p.add_argument("--deals", type=int, default=30, help="duplicate deals (default 30)")
+    p.add_argument("--seed", type=int, default=0, help="deal i is dealt from seed + i")
+    p.add_argument("--marianne", action="store_true", help="play with La Marianne (every seat eligible)")
+    p.add_argument("--playouts", type=int, help="the search bot's playout budget (default: its own)")
+    p.set_defaults(handler=_compare)
+    for resolver in resolvers:
+        resolver.add_arguments(p)
 
     p = commands.add_parser("verify", help="replay every record of a file and report each discrepancy")
     p.add_argument("file")
@@ -132,9 +163,9 @@ def _players(value: int) -> None:
 
 
 @contextmanager
-def _progress(total: int, label: str) -> Iterator[Any]:
+def _progress(total: int, label: str, *, always: bool = False) -> Iterator[Any]:
     """A progress bar on stderr for long runs (a no-op callback for short ones)."""
-    if total < _PROGRESS_FROM:
+    if total < _PROGRESS_FROM and not always:
         yield lambda: None
         return
     progress = Progress(
@@ -182,19 +213,40 @@ def _console() -> Console:
 # -- simulate ----------------------------------------------------------------------------------
 
 
+def _resolve(spec: str, args: argparse.Namespace) -> NamedBot:
+    try:
+        return resolve_bot(spec, args.resolvers, args.playouts)
+    except UnknownBot as e:
+        raise CliError(str(e)) from None
+
+
+def _report_forfeits(played: Played, game: int) -> None:
+    for seat, reason in enumerate(played.forfeits):
+        if reason is not None:
+            name = played.result.names[seat]
+            print(
+                f"game {game} (seed {played.result.seed}): seat {seat} {name} forfeited ({reason}); "
+                "greedy played the seat on",
+                file=sys.stderr,
+            )
+
+
 def _simulate(args: argparse.Namespace) -> int:
     _players(args.players)
     _positive(args.games, "--games")
     if args.playouts is not None:
         _positive(args.playouts, "--playouts")
     names = [name.strip() for name in args.bots.split(",")]
-    for name in names:
-        if name not in BOT_NAMES:
-            raise CliError(f"unknown bot {name!r}: built-in bots are {', '.join(BOT_NAMES)}")
     if len(names) == 1:
         names = names * args.players
     elif len(names) != args.players:
         raise CliError(f"--bots names {len(names)} bots for {args.players} players: give one name or {args.players}")
+    resolved: dict[str, NamedBot] = {}
+    for name in names:
+        if name not in resolved:
+            resolved[name] = _resolve(name, args)
+    lineup = [resolved[name] for name in names]
+    external = not all(bot.builtin for bot in lineup)
     out = None
     if args.out is not None:
         try:
@@ -204,14 +256,19 @@ def _simulate(args: argparse.Namespace) -> int:
     results = []
     try:
         with _progress(args.games, "simulate") as advance:
-            for result in simulation.simulate(
-                names,
-                args.games,
-                args.seed,
-                marianne=args.marianne,
-                with_records=out is not None,
-                search_playouts=args.playouts,
-            ):
+            for game in range(args.games):
+                if external:
+                    played = play_lineup(lineup, args.seed + game, marianne=args.marianne, with_record=out is not None)
+                    _report_forfeits(played, game + 1)
+                    result = played.result
+                else:
+                    result = simulation.play_one(
+                        names,
+                        args.seed + game,
+                        marianne=args.marianne,
+                        with_record=out is not None,
+                        search_playouts=args.playouts,
+                    )
                 if out is not None:
                     try:
                         out.write(json.dumps(result.record, separators=(",", ":")) + "\n")
@@ -245,6 +302,68 @@ def _summary_table(summaries: Sequence[simulation.BotSummary]) -> Table:
     for s in summaries:
         table.add_row(s.name, str(s.seats), s.score.format(1), s.rank.format(2), s.wins.format(1, percent=True))
     return table
+
+
+# -- compare -----------------------------------------------------------------------------------
+
+
+def _compare(args: argparse.Namespace) -> int:
+    _positive(args.deals, "--deals")
+    if args.playouts is not None:
+        _positive(args.playouts, "--playouts")
+    opponents = [name.strip() for name in args.against.split(",") if name.strip()]
+    _players(len(opponents) + 1)
+    resolved: dict[str, NamedBot] = {}
+    for name in [args.a, args.b, *opponents]:
+        if name not in resolved:
+            resolved[name] = _resolve(name, args)
+    a, b = resolved[args.a], resolved[args.b]
+    if a.label == b.label:
+        # The same bot on both sides is allowed (it measures the noise); label them apart in the table.
+        b = NamedBot(f"{b.label} (B)", b.make, b.resolver)
+        a = NamedBot(f"{a.label} (A)", a.make, a.resolver)
+    against = [resolved[name] for name in opponents]
+    players = len(against) + 1
+    total = args.deals * players * 2
+    games = 0
+
+    with _progress(total, "compare", always=True) as advance:
+
+        def on_game(played: Played) -> None:
+            nonlocal games
+            games += 1
+            _report_forfeits(played, games)
+            advance()
+
+        result = compare(a, b, against, args.deals, args.seed, marianne=args.marianne, on_game=on_game)
+    _print_comparison(result, args, opponents)
+    return 0
+
+
+def _print_comparison(result: Comparison, args: argparse.Namespace, opponents: Sequence[str]) -> None:
+    console = _console()
+    console.print(
+        f"{result.deals} duplicate deals (seeds {args.seed}..{args.seed + result.deals - 1}), "
+        f"{result.players} players, "
+        f"each bot in every seat against {', '.join(opponents)}: {result.deals * result.players} games per bot"
+        f"{', with La Marianne' if args.marianne else ''}"
+    )
+    table = Table(title="Per bot (mean per game ± 95% confidence interval, over deals)")
+    table.add_column("bot")
+    table.add_column("mean score", justify="right")
+    table.add_column("mean placing", justify="right")
+    table.add_column("forfeits", justify="right")
+    for side in (result.a, result.b):
+        table.add_row(side.label, side.score.format(2), side.placing.format(2), f"{side.forfeits} of {side.games}")
+    table.add_row(
+        "A - B (paired by deal)",
+        result.score_diff.format(2),
+        result.placing_diff.format(2),
+        "",
+        style="bold",
+    )
+    console.print(table)
+    console.print(f"verdict: {result.verdict()}")
 
 
 # -- verify ------------------------------------------------------------------------------------

@@ -117,8 +117,12 @@ def test_a_hosted_bot_is_validated_over_http_where_private_addresses_are_allowed
     assert all(not game["forfeited"] for game in version.log)
 
 
-def test_a_hosted_bot_on_a_private_address_is_refused_by_default(submit, hosted):
-    bot = submit("hosted-private", endpoint=hosted)
+def test_a_hosted_bot_whose_address_became_private_is_refused_at_validation(submit, hosted, settings):
+    # Created while private addresses were allowed (creation refuses them otherwise): every match checks again.
+    settings.ARENA_BOT_ALLOW_PRIVATE_URLS = True
+    bot = submit("hosted-private", endpoint=hosted, validate=False)
+    settings.ARENA_BOT_ALLOW_PRIVATE_URLS = False
+    actions.run_validation(_version(bot).id)
     version = _version(bot)
     assert version.status == "rejected"
     assert "127.0.0.1 is a loopback address" in version.reason

@@ -1,0 +1,12 @@
+"""The protocol v1 limits a bot plays under, the same in the arena and on the local command line.
+
+The arena's settings (ARENA_BOT_MOVE_MS, ARENA_BOT_BANK_MS, ARENA_BOT_START_MS) default to these, so a bot
+tried locally meets the clock it will meet once submitted.
+"""
+
+from __future__ import annotations
+
+MOVE_MS = 1000  # per decision
+BANK_MS = 10_000  # per match, drawn on when a decision runs over MOVE_MS
+START_MS = 5000  # from process start (or the first request) to {"type": "ready"}
+WALL_S = 600.0  # a sandboxed bot's whole match, whatever it is asked

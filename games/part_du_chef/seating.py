@@ -1,0 +1,115 @@
+"""Bots named on the command line: built-in names, or whatever an injected resolver understands.
+
+The rules package knows its built-in bots only. Other bots (a bot program, a hosted bot's URL) come
+from resolvers handed to the command line (`cli.main(argv, resolvers=...)`): the `part-du-chef`
+command gives one from `botclient` that runs programs through protocol v1, as the arena does.
+A resolver also plays the games its bots sit in, since only it knows their failure policy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .bots import BOT_NAMES
+from .play import play_state
+from .simulation import GameResult, bot_seed, make_bot
+from .state import State
+
+
+class BotResolver(Protocol):
+    """Bots the rules package does not know, for the commands that name bots."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Options of its own (each command that names bots gets them)."""
+
+    def configure(self, args: argparse.Namespace) -> None:
+        """Read those options before any bot is resolved."""
+
+    def resolve(self, spec: str) -> Callable[[int], Any] | None:
+        """A maker of fresh seats (one per game, given the seat's seed) for ``spec``, or None if not its kind.
+
+        Raises ValueError naming the problem when ``spec`` is of its kind but unusable.
+        """
+
+    def play(self, state: State, seats: Sequence[Any]) -> list[str | None]:
+        """Play ``state`` to its end with these seats; per seat, why it forfeited (None: it did not)."""
+
+    def close(self) -> None:
+        """Release whatever resolving took (unpacked files...)."""
+
+
+class UnknownBot(ValueError):
+    """A bot name nobody understands; the message says what is understood."""
+
+
+@dataclass(frozen=True)
+class NamedBot:
+    label: str
+    make: Callable[[int], Any]
+    resolver: BotResolver | None = None  # None: a built-in bot
+
+    @property
+    def builtin(self) -> bool:
+        return self.resolver is None
+
+
+@dataclass(frozen=True)
+class Played:
+    result: GameResult
+    forfeits: tuple[str | None, ...]
+
+
+_PROGRAM_HINTS = (".py", ".js", ".zip", "/", "\\", "http:", "https:")
+
+
+def looks_like_program(spec: str) -> bool:
+    return spec.lower().endswith(_PROGRAM_HINTS[:3]) or any(h in spec for h in _PROGRAM_HINTS[3:])
+
+
+def resolve_bot(spec: str, resolvers: Sequence[BotResolver], search_playouts: int | None = None) -> NamedBot:
+    name = spec.strip()
+    if name in BOT_NAMES:
+        return NamedBot(name, lambda seed: make_bot(name, seed, search_playouts))
+    for resolver in resolvers:
+        make = resolver.resolve(name)
+        if make is not None:
+            return NamedBot(name, make, resolver)
+    if not resolvers and looks_like_program(name):
+        raise UnknownBot(
+            f"{name!r} is a bot program or URL: `python -m games.part_du_chef` plays built-in bots only; "
+            f"use the `part-du-chef` command (.venv/bin/part-du-chef), e.g. part-du-chef simulate --bots {name},greedy"
+        )
+    understood = f"built-in bots are {', '.join(BOT_NAMES)}"
+    if resolvers:
+        understood += "; or a bot program (.py, .js, a folder or .zip holding main.py) or an http(s) URL"
+    raise UnknownBot(f"unknown bot {name!r}: {understood}")
+
+
+def play_lineup(bots: Sequence[NamedBot], seed: int, *, marianne: bool = False, with_record: bool = True) -> Played:
+    """One game dealt from ``seed`` with these bots in seat order (seat s seeded ``bot_seed(seed, s)``)."""
+    labels = [bot.label for bot in bots]
+    externals = [bot.resolver for bot in bots if bot.resolver is not None]
+    start = time.perf_counter()
+    seats = [bot.make(bot_seed(seed, seat)) for seat, bot in enumerate(bots)]
+    if externals:
+        state = State.new(len(bots), seed, marianne=marianne)
+        forfeits = tuple(externals[0].play(state, seats))
+    else:
+        # Built-in bots only: the plain loop, exactly as `simulate` plays them.
+        state = play_state(seats, seed, marianne=marianne)
+        forfeits = (None,) * len(bots)
+    seconds = time.perf_counter() - start
+    record = None
+    if with_record:
+        extra: dict[str, Any] = {"bots": labels}
+        if externals:
+            extra["forfeits"] = list(forfeits)
+        record = state.to_record(labels, extra)
+    result = GameResult(
+        seed, tuple(labels), tuple(s.total for s in state.scores()), state.ranks(), record, round(seconds, 4)
+    )
+    return Played(result, forfeits)
