@@ -16,6 +16,13 @@ ensure_venv() {
         "$VENV/bin/python" -m pip install --disable-pip-version-check --progress-bar on -q -r "$requirements"
         touch "$stamp"
     fi
+    # The project itself, editable, for the `part-du-chef` command (any folder); its requirements are above.
+    local project_stamp="$VENV/.installed-project"
+    if [ ! -x "$VENV/bin/part-du-chef" ] || [ ! -f "$project_stamp" ] || [ "$ROOT/pyproject.toml" -nt "$project_stamp" ]; then
+        echo "==> installing the part-du-chef command into .venv" >&2
+        "$VENV/bin/python" -m pip install --disable-pip-version-check -q --no-deps -e "$ROOT"
+        touch "$project_stamp"
+    fi
 }
 
 SUDO=""

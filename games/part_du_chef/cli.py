@@ -38,7 +38,7 @@ from .comparison import Comparison, compare
 from .deck import CHILI, DECK, IS_FINISHER, KIND_NAMES, KIND_OF, PIZZAS, RING
 from .errors import RecordError
 from .record import discrepancies, replay
-from .seating import BotResolver, NamedBot, Played, UnknownBot, play_lineup, resolve_bot
+from .seating import BotError, BotResolver, NamedBot, Played, UnknownBot, play_lineup, resolve_bot
 from .state import MAX_PLAYERS, MIN_PLAYERS, State, portions_of
 
 # Long runs get a progress bar; short ones stay quiet.
@@ -66,8 +66,8 @@ def main(argv: Sequence[str] | None = None, resolvers: Sequence[BotResolver] = (
             resolver.configure(args)
         status: int = args.handler(args)
         return status
-    except (CliError, ValueError) as e:
-        # ValueError: a resolver naming what is wrong with a bot it was given.
+    except (CliError, BotError) as e:
+        # BotError: a resolver naming what is wrong with a bot it was given, even mid-run.
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -32,7 +32,7 @@ class BotResolver(Protocol):
     def resolve(self, spec: str) -> Callable[[int], Any] | None:
         """A maker of fresh seats (one per game, given the seat's seed) for ``spec``, or None if not its kind.
 
-        Raises ValueError naming the problem when ``spec`` is of its kind but unusable.
+        Raises BotError naming the problem when ``spec`` is of its kind but unusable.
         """
 
     def play(self, state: State, seats: Sequence[Any]) -> list[str | None]:
@@ -42,7 +42,11 @@ class BotResolver(Protocol):
         """Release whatever resolving took (unpacked files...)."""
 
 
-class UnknownBot(ValueError):
+class BotError(ValueError):
+    """A bot named on the command line cannot be played; the message names the problem (exit status 2)."""
+
+
+class UnknownBot(BotError):
     """A bot name nobody understands; the message says what is understood."""
 
 

@@ -1,0 +1,99 @@
+"""A bot program run as a plain child process, without the sandbox (`part-du-chef --no-sandbox`).
+
+Only for one's own bot on one's own machine: the process has the user's rights. It speaks protocol v1
+through the same StdioBot code as a sandboxed bot, so messages, time limits and failures are the same.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from .protocol import CRASH, BotFailure, MoveResult
+from .stdio import StdioBot
+
+
+class BareProcess:
+    """What StdioBot needs of a process (the interface of sandbox.SandboxedProcess), for a bare child."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self.popen = popen
+        self._closed = False
+
+    @property
+    def uid(self) -> int:
+        return os.getuid()
+
+    def hit_memory_limit(self) -> bool:
+        return False
+
+    def kill(self) -> None:
+        # The bot runs in a session of its own: its whole process group goes, children included.
+        # Never once reaped: the group id could belong to someone else by then.
+        if self._closed:
+            return
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self.kill()
+        self._closed = True
+        try:
+            self.popen.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+
+def bare_command(files: Path) -> tuple[list[str], Path]:
+    """The command and working directory for a ``.py``/``.js`` file or a folder with ``main.py``/``main.js``."""
+    if files.is_dir():
+        entry = next((files / name for name in ("main.py", "main.js") if (files / name).is_file()), None)
+        if entry is None:
+            raise BotFailure(MoveResult(None, CRASH, 0.0, "", "the bot has no main.py"))
+    else:
+        entry = files
+    if entry.suffix == ".py":
+        return [sys.executable, "-B", "-s", "-E", str(entry)], entry.parent
+    if entry.suffix == ".js":
+        node = shutil.which("node")
+        if node is None:
+            raise BotFailure(MoveResult(None, CRASH, 0.0, "", "node is not installed: a .js bot needs Node.js"))
+        return [node, "--jitless", "--max-old-space-size=256", str(entry)], entry.parent
+    raise BotFailure(MoveResult(None, CRASH, 0.0, "", f"cannot run {entry.name!r}: a bot is a .py file (or .js)"))
+
+
+class BareBot(StdioBot):
+    def __init__(self, files: str | Path, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.files = Path(files)
+        self.argv, self.cwd = bare_command(self.files)
+
+    def _spawn(self) -> Any:
+        env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "TMPDIR") if key in os.environ}
+        env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1")
+        popen = subprocess.Popen(
+            self.argv,
+            cwd=self.cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+        )
+        return BareProcess(popen)

@@ -1,0 +1,217 @@
+"""Bot programs and URLs on the local command line, played exactly as the arena plays them.
+
+`LocalBots` is the bot resolver the `part-du-chef` command hands to the games command line: it
+understands a `.py` or `.js` file, a folder or `.zip` holding `main.py`, and an `http(s)` URL
+(localhost allowed, it is your machine). A program is checked and unpacked as an upload is
+(`sandbox.bundle`), runs inside the sandbox when it can start here (`--no-sandbox` runs it bare and
+says so), and every game goes through `botclient.match.play_with_sessions`: the same messages,
+time limits, time bank and failure policy as a match in the arena.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import zipfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from games.part_du_chef import State
+from games.part_du_chef.seating import BotError, looks_like_program
+from sandbox import BundleRejected, Sandbox, SandboxConfig, SandboxUnavailable
+from sandbox.bundle import BundleLimits, check_python_upload, inspect_zip, prepare_upload
+
+from . import limits
+from .bare import BareBot
+from .http import HttpBot, UnsafeEndpoint, parse_endpoint
+from .match import play_with_sessions
+from .session import BotSession
+from .stdio import SandboxedBot
+
+# Slot uids and lock files of the local command, apart from an arena worker's on the same machine
+# (a slot's processes are killed when it is taken, so two users of one uid range would kill each other's bots).
+LOCAL_BASE_UID = int(os.environ.get("PART_DU_CHEF_SANDBOX_UID", "61000"))
+LOCAL_STATE_DIR = Path(os.environ.get("PART_DU_CHEF_SANDBOX_DIR", "/run/part-du-chef-sandbox"))
+LOCAL_SLOTS = 8
+
+
+def local_sandbox_config() -> SandboxConfig:
+    return SandboxConfig(state_dir=LOCAL_STATE_DIR, base_uid=LOCAL_BASE_UID, slots=LOCAL_SLOTS)
+
+
+class LocalBots:
+    """Resolves bot programs and URLs into protocol v1 sessions, one fresh session per game."""
+
+    def __init__(
+        self,
+        *,
+        sandbox_config: SandboxConfig | None = None,
+        out: TextIO | None = None,
+        move_ms: int = limits.MOVE_MS,
+        bank_ms: int = limits.BANK_MS,
+        start_ms: int = limits.START_MS,
+    ) -> None:
+        self.sandbox_config = sandbox_config
+        self.out = out
+        self.limits = {"move_ms": move_ms, "bank_ms": bank_ms, "start_ms": start_ms}
+        self.bare = False
+        self.verbose = False
+        self._sandbox: Sandbox | None = None
+        self._tmp: Path | None = None
+        self._prepared: dict[Path, Path] = {}
+        self._labels: dict[int, str] = {}
+        self._warned_bare = False
+
+    # -- the resolver interface (games.part_du_chef.seating.BotResolver) --------------------------
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--no-sandbox",
+            action="store_true",
+            help="run bot programs bare, with your own rights (only for your own bot on your own machine)",
+        )
+        parser.add_argument("--verbose", action="store_true", help="show what bot programs write to stderr")
+
+    def configure(self, args: argparse.Namespace) -> None:
+        self.bare = bool(getattr(args, "no_sandbox", False))
+        self.verbose = bool(getattr(args, "verbose", False))
+
+    def resolve(self, spec: str) -> Callable[[int], Any] | None:
+        if spec.lower().startswith(("http://", "https://")):
+            try:
+                parse_endpoint(spec)
+            except UnsafeEndpoint as exc:
+                raise BotError(f"{spec}: {exc}") from None
+            return lambda seed: self._hosted(spec)
+        if "://" in spec:
+            raise BotError(f"{spec}: only http and https bot URLs are accepted")
+        path = Path(spec).expanduser()
+        if not path.exists():
+            if looks_like_program(spec):
+                raise BotError(f"{spec}: no such file or folder")
+            return None
+        files = self._prepare(path.resolve(), spec)
+        return lambda seed: self._program(files, spec)
+
+    def play(self, state: State, seats: Sequence[Any]) -> list[str | None]:
+        options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
+        played = play_with_sessions(state, seats, options, replacement_seed=state.seed)
+        if self.verbose:
+            for move in played.moves:
+                if move.status != "ok":
+                    label = self._labels.get(id(seats[move.seat]), f"seat {move.seat}")
+                    said = f"; it answered {move.answer}" if move.answer is not None else ""
+                    self._say(f"[{label}, seat {move.seat}] turn {move.turn}: {move.status}: {move.error}{said}")
+        return list(played.forfeit_reasons)
+
+    def close(self) -> None:
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    # -- preparing programs as uploads are prepared -------------------------------------------------
+
+    def _workdir(self) -> Path:
+        if self._tmp is None:
+            self._tmp = Path(tempfile.mkdtemp(prefix="part-du-chef-bots-"))
+        return self._tmp
+
+    def _prepare(self, path: Path, spec: str) -> Path:
+        """A folder holding main.py (or main.js), checked and unpacked as the arena does an upload."""
+        if path in self._prepared:
+            return self._prepared[path]
+        dest = self._workdir() / f"bot{len(self._prepared)}"
+        try:
+            if path.is_dir():
+                if not any((path / name).is_file() for name in ("main.py", "main.js")):
+                    raise BotError(f"{spec}: a bot folder must hold main.py (or main.js)")
+                shutil.copytree(path, dest, symlinks=True)
+            elif path.suffix.lower() == ".zip" or zipfile.is_zipfile(path):
+                if self.bare:
+                    _unzip_bare(path, dest)
+                else:
+                    prepare_upload(path, dest, self._box(), BundleLimits())
+            elif path.suffix.lower() in (".py", ".js"):
+                text = check_python_upload(path.read_bytes(), BundleLimits())
+                dest.mkdir()
+                (dest / f"main{path.suffix.lower()}").write_text(text, encoding="utf-8")
+            else:
+                raise BotError(f"{spec}: a bot program is a .py or .js file, or a folder or .zip holding main.py")
+        except BundleRejected as exc:
+            raise BotError(f"{spec}: {exc}") from None
+        except OSError as exc:
+            raise BotError(f"{spec}: {exc.strerror or exc}") from None
+        self._prepared[path] = dest
+        return dest
+
+    def _box(self) -> Sandbox:
+        if self._sandbox is None:
+            box = Sandbox(self.sandbox_config or local_sandbox_config())
+            try:
+                box.check()
+            except SandboxUnavailable as exc:
+                raise BotError(
+                    f"the sandbox cannot start here ({exc}); --no-sandbox runs bot programs bare, with your rights"
+                ) from None
+            self._sandbox = box
+        return self._sandbox
+
+    # -- one session per game -------------------------------------------------------------------
+
+    def _program(self, files: Path, label: str) -> BotSession:
+        session: BotSession
+        if self.bare:
+            if not self._warned_bare:
+                self._say("note: --no-sandbox: bot programs run bare, with your rights (the arena sandboxes them)")
+                self._warned_bare = True
+            session = BareBot(files, **self.limits)
+        else:
+            try:
+                session = SandboxedBot(files, sandbox=self._box(), **self.limits)
+            except BundleRejected as exc:
+                raise BotError(f"{label}: {exc}") from None
+        return self._watch(session, label)
+
+    def _hosted(self, url: str) -> BotSession:
+        # Your own machine: a bot on localhost or the local network is what you are testing.
+        return self._watch(HttpBot(url, allow_private=True, **self.limits), url)
+
+    def _watch(self, session: BotSession, label: str) -> BotSession:
+        self._labels[id(session)] = label
+        if self.verbose:
+            session.on_stderr = lambda text: self._echo(label, text)
+        return session
+
+    def _echo(self, label: str, text: str) -> None:
+        for line in text.splitlines():
+            self._say(f"[{label}] {line}")
+
+    def _say(self, line: str) -> None:
+        print(line, file=self.out or sys.stderr, flush=True)
+
+
+def _unzip_bare(path: Path, dest: Path) -> None:
+    """Without the sandbox: the same central-directory checks as an upload, then a plain extraction."""
+    limits = BundleLimits()
+    infos = inspect_zip(path, limits)
+    dest.mkdir(parents=True)
+    written = 0
+    with zipfile.ZipFile(path) as archive:
+        for info in infos:
+            if info.is_dir():
+                (dest / info.filename).mkdir(parents=True, exist_ok=True)
+                continue
+            target = dest / info.filename
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(info) as source, open(target, "wb") as sink:
+                while chunk := source.read(65536):
+                    written += len(chunk)
+                    if written > limits.unpacked_bytes:
+                        raise BundleRejected("zip bomb refused: the unpacked files exceed the limits")
+                    sink.write(chunk)
+    if not (dest / "main.py").is_file():
+        raise BundleRejected("the zip must hold main.py at its top level")
