@@ -1,0 +1,73 @@
+"""Hostile bots forfeit locally exactly as in the arena (tests/bots/test_hostile_matches.py): same status, same
+message, greedy finishing the seat, nothing left running; and the sandbox contains them the same way."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.part_du_chef import replay
+
+from .conftest import HOSTILE, SANDBOX_BOTS, kit_zip, records
+
+# The arena's table for the same bots under the same limits (400 ms a move, 300 ms of bank).
+ARENA_OUTCOMES = [
+    ("fork_bomb", "timeout", "no reply within 700 ms"),
+    ("memory_hog", "crash", "MemoryError"),
+    ("endless_loop", "timeout", "no reply within 700 ms"),
+    ("busy_sleep", "timeout", "no reply within 700 ms"),
+    ("stdout_flood", "invalid", "65536"),
+    ("garbage_json", "invalid", "not valid JSON"),
+    ("illegal_move", "illegal", "must cut"),
+]
+
+
+@pytest.mark.parametrize(("name", "status", "hint"), ARENA_OUTCOMES)
+def test_a_hostile_bot_forfeits_locally_with_the_arenas_status_and_greedy_finishes_its_game(
+    run, tmp_path, name, status, hint
+):
+    out = tmp_path / "games.jsonl"
+    bot = str(SANDBOX_BOTS / f"{name}.py")
+    code, _, stderr = run(
+        "simulate", "--players", "2", "--bots", f"{bot},greedy", "--out", str(out), "--verbose", fast=True
+    )
+    assert code == 0, stderr
+    (game,) = records(out)
+    reason = game["forfeits"][0]
+    assert reason is not None and reason.startswith(f"{status}: "), reason
+    assert game["forfeits"][1] is None
+    assert f"seat 0 {bot} forfeited ({status}: " in stderr
+    assert hint in reason + stderr, stderr
+    replay(game)  # greedy played the seat on: the game is complete and legal
+
+
+def test_a_bot_crashing_mid_game_forfeits_after_its_good_moves(run, tmp_path):
+    out = tmp_path / "games.jsonl"
+    bot = kit_zip(tmp_path, (HOSTILE / "crash_mid_game.py").read_text())
+    code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--out", str(out), fast=True)
+    assert code == 0, stderr
+    (game,) = records(out)
+    assert game["forfeits"][0].startswith("crash: the bot exited")
+    replay(game)
+
+
+def test_a_local_bot_cannot_reach_redis_postgresql_or_the_internet(run, tmp_path):
+    bot = kit_zip(tmp_path, (HOSTILE / "network.py").read_text())
+    code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--verbose")
+    assert code == 0, stderr
+    assert "CONNECTED" not in stderr and "forfeited" not in stderr
+    for name in ("redis", "postgresql", "internet", "loopback6"):
+        assert f"connect {name}: refused" in stderr, name
+
+
+def test_a_local_bot_can_write_only_to_its_private_tmp(run, tmp_path):
+    planted = tmp_path / "planted-by-bot"
+    targets = [str(planted), "/usr/planted", "/tmp/planted"]
+    source = (HOSTILE / "write_outside.py").read_text().replace("__TARGETS__", json.dumps(targets))
+    bot = kit_zip(tmp_path, source)
+    code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--verbose")
+    assert code == 0, stderr
+    assert f"write {planted}: refused" in stderr and "write /usr/planted: refused" in stderr
+    assert "write /tmp/planted: WROTE" in stderr  # its own tmpfs, gone with it
+    assert not planted.exists()
