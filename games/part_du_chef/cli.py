@@ -140,12 +140,19 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
     p.set_defaults(handler=_bench)
 
     p = commands.add_parser("ladder", help="search, greedy and random at four-player tables, with 95%% intervals")
+    p.add_argument(
+        "--bots",
+        default=",".join(simulation.LADDER_BOTS),
+        help=f"the three bots of the ladder, comma-separated (default {','.join(simulation.LADDER_BOTS)}; {kinds})",
+    )
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--marianne", action="store_true")
     p.add_argument("--playouts", type=int, help="the search bot's playout budget (default: its own)")
     p.set_defaults(handler=_ladder)
+    for resolver in resolvers:
+        resolver.add_arguments(p)
     return parser
 
 
@@ -587,16 +594,22 @@ def _ladder(args: argparse.Namespace) -> int:
     _positive(args.workers, "--workers")
     if args.playouts is not None:
         _positive(args.playouts, "--playouts")
+    names = [name.strip() for name in args.bots.split(",")]
+    if len(names) != 3 or len(set(names)) != 3:
+        raise CliError(f"--bots names the ladder's three bots, all different, not {args.bots!r}")
     start = time.perf_counter()
-    with _progress(args.games, "ladder") as advance:
-        results = simulation.ladder(
-            args.games,
-            args.seed,
-            workers=min(args.workers, os.cpu_count() or 1),
-            marianne=args.marianne,
-            search_playouts=args.playouts,
-            on_result=lambda _: advance(),
-        )
+    if tuple(names) == simulation.LADDER_BOTS:
+        with _progress(args.games, "ladder") as advance:
+            results = simulation.ladder(
+                args.games,
+                args.seed,
+                workers=min(args.workers, os.cpu_count() or 1),
+                marianne=args.marianne,
+                search_playouts=args.playouts,
+                on_result=lambda _: advance(),
+            )
+    else:
+        results = _ladder_of(names, args)
     seconds = time.perf_counter() - start
     console = _console()
     console.print(
@@ -607,11 +620,24 @@ def _ladder(args: argparse.Namespace) -> int:
     pairs = simulation.head_to_head(results)
     table = Table(title="Head to head: how often the row bot finishes above the column bot (ties count half)")
     table.add_column("")
-    for name in simulation.LADDER_BOTS:
+    for name in names:
         table.add_column(name, justify="right")
-    for row in simulation.LADDER_BOTS:
-        table.add_row(
-            row, *["" if row == col else pairs[(row, col)].format(1, percent=True) for col in simulation.LADDER_BOTS]
-        )
+    for row in names:
+        table.add_row(row, *["" if row == col else pairs[(row, col)].format(1, percent=True) for col in names])
     console.print(table)
     return 0
+
+
+def _ladder_of(names: Sequence[str], args: argparse.Namespace) -> list[simulation.GameResult]:
+    """The ladder's tables with other bots (bot programs among them): one process, games in order."""
+    bots = {name: _resolve(name, args) for name in names}
+    lineups = simulation.ladder_lineups(names)
+    results = []
+    with _progress(args.games, "ladder") as advance:
+        for game in range(args.games):
+            lineup = [bots[name] for name in lineups[game % len(lineups)]]
+            played = play_lineup(lineup, args.seed + game, marianne=args.marianne, with_record=False)
+            _report_forfeits(played, game + 1)
+            results.append(played.result)
+            advance()
+    return results

@@ -25,9 +25,16 @@ Z95: Final = 1.959963984540054
 LADDER_BOTS: Final = ("search", "greedy", "random")
 # Every table of four holds each ladder bot, one of them twice; all three such tables, each in its
 # four rotations, so that every bot sits in every seat equally often over 12 consecutive games.
-_LADDER_LINEUPS: Final = tuple(
-    tuple(lineup[r:] + lineup[:r]) for double in LADDER_BOTS for lineup in [[*LADDER_BOTS, double]] for r in range(4)
-)
+
+
+def ladder_lineups(names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The ladder's tables for three bot names: each table holds all three, one twice, in four rotations."""
+    return tuple(
+        tuple(lineup[r:] + lineup[:r]) for double in names for lineup in [[*names, double]] for r in range(4)
+    )
+
+
+_LADDER_LINEUPS: Final = ladder_lineups(LADDER_BOTS)
 LADDER_CYCLE: Final = len(_LADDER_LINEUPS)
 
 

@@ -139,3 +139,13 @@ def test_the_rules_package_alone_answers_a_path_with_a_hint_to_use_part_du_chef(
     err = capsys.readouterr().err
     assert status == 2
     assert err.count("\n") == 1 and "use the `part-du-chef` command" in err
+
+
+def test_the_ladder_takes_a_bot_program_among_its_three_bots(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # any folder: the bot named relative to it
+    shutil.copyfile(KIT_PY, tmp_path / "kit.py")
+    status, stdout, stderr = run("ladder", "--bots", "kit.py,greedy,random", "--games", "12", "--seed", "2")
+    assert status == 0, stderr
+    assert "12 four-player games" in stdout and "Head to head" in stdout
+    assert "│ kit.py " in stdout and "│ greedy " in stdout and "│ random " in stdout
+    assert "forfeited" not in stderr
