@@ -36,7 +36,7 @@ from .stdio import SandboxedBot
 # (a slot's processes are killed when it is taken, so two users of one uid range would kill each other's bots).
 LOCAL_BASE_UID = int(os.environ.get("PART_DU_CHEF_SANDBOX_UID", "61000"))
 LOCAL_STATE_DIR = Path(os.environ.get("PART_DU_CHEF_SANDBOX_DIR", "/run/part-du-chef-sandbox"))
-LOCAL_SLOTS = 8
+LOCAL_SLOTS = int(os.environ.get("PART_DU_CHEF_SANDBOX_SLOTS", "8"))
 
 
 def local_sandbox_config() -> SandboxConfig:

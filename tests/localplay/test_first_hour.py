@@ -1,0 +1,71 @@
+"""The "your first hour" walkthrough of docs/bots-submission.md works as written: its shell blocks are run,
+command by command, with a fresh home folder, from the project's folder as the page says."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from sandbox.slots import processes_of
+
+from .conftest import BASE_UID, ROOT, SLOTS, STATE_DIR
+
+DOC = ROOT / "docs" / "bots-submission.md"
+
+
+def _section_commands() -> list[str]:
+    section = DOC.read_text().split("## Your first hour", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def _command_on_path(bin_dir: Path) -> None:
+    """`part-du-chef` as pip installs it (a console script calling botclient.command:main) for this checkout,
+    where the shared environment has not been installed from it."""
+    bin_dir.mkdir()
+    script = bin_dir / "part-du-chef"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+        "from botclient.command import main\nsys.exit(main())\n"
+    )
+    script.chmod(0o755)
+
+
+def test_the_walkthrough_runs_command_by_command(tmp_path):
+    commands = _section_commands()
+    assert any(c.startswith("part-du-chef simulate") for c in commands)
+    assert any(c.startswith("part-du-chef compare") for c in commands)
+    home = tmp_path / "home"
+    home.mkdir()
+    _command_on_path(tmp_path / "bin")
+    env = {
+        "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "COLUMNS": "200",
+        # The bots' sandbox slots of this test run, apart from everyone else's.
+        "PART_DU_CHEF_SANDBOX_UID": str(BASE_UID),
+        "PART_DU_CHEF_SANDBOX_DIR": str(STATE_DIR),
+        "PART_DU_CHEF_SANDBOX_SLOTS": str(SLOTS),
+    }
+    lines = ["set -euo pipefail"]
+    for command in commands:
+        quoted = command.replace("'", "'\\''")
+        lines += [f"echo '+ {quoted}' >&2", command]
+    script = "\n".join(lines) + "\n"
+    done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out, err = done.stdout, done.stderr
+    mybots = home / "mybots"
+    assert (mybots / "mybot.py").is_file() and (mybots / "mybot_v2.py").is_file()
+    assert "20 games of 3 players, seeds 1..20, records in games.jsonl" in out
+    assert "20 records verified" in out
+    assert "Final scores" in out
+    assert "[mybot.py] seat 0 of 2" in err  # --verbose: the kit's own stderr line at start
+    assert "10 duplicate deals (seeds 0..9), 3 players" in out and "verdict: " in out
+    assert "forfeited" not in err
+    assert not (ROOT / "games.jsonl").exists()  # everything happened in the walkthrough's own folder
+    assert all(not processes_of(uid) for uid in range(BASE_UID, BASE_UID + SLOTS)), "bots outlived the command"
