@@ -120,7 +120,7 @@ class BotSession(ABC):
         """Tell the bot the result (no reply expected), then stop it."""
         try:
             if self.failure is None and self.started:
-                self._exchange(end_message(scores, ranks), 0.2, reply=False)
+                self._echo(self._exchange(end_message(scores, ranks), 0.2, reply=False).stderr)
         finally:
             self.close()
 

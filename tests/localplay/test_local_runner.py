@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from botclient.local import LocalBots
 from games.part_du_chef import cli, replay
+from sandbox import SandboxConfig
 
-from .conftest import STARTER_KITS, kit_zip, records
+from .conftest import BASE_UID, STARTER_KITS, STATE_DIR, kit_zip, records
 
 KIT_PY = STARTER_KITS / "python" / "bot.py"
 KIT_JS = STARTER_KITS / "javascript" / "bot.js"
@@ -149,3 +151,16 @@ def test_the_ladder_takes_a_bot_program_among_its_three_bots(run, tmp_path, monk
     assert "12 four-player games" in stdout and "Head to head" in stdout
     assert "│ kit.py " in stdout and "│ greedy " in stdout and "│ random " in stdout
     assert "forfeited" not in stderr
+
+
+def test_where_the_sandbox_cannot_start_the_command_says_why_and_offers_no_sandbox(capsys):
+    broken = SandboxConfig(bwrap="/nonexistent/bwrap", state_dir=STATE_DIR, base_uid=BASE_UID, slots=1)
+    argv = ["simulate", "--players", "2", "--bots", f"{KIT_PY},greedy"]
+    status = cli.main(argv, resolvers=[LocalBots(sandbox_config=broken)], prog="part-du-chef")
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert "the sandbox cannot start here (bubblewrap not found at /nonexistent/bwrap" in err
+    assert "--no-sandbox runs bot programs bare" in err
+    status = cli.main([*argv, "--no-sandbox"], resolvers=[LocalBots(sandbox_config=broken)], prog="part-du-chef")
+    assert status == 0
+    assert "--no-sandbox: bot programs run bare" in capsys.readouterr().err

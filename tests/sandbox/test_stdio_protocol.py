@@ -56,3 +56,23 @@ def test_json_that_is_not_an_action_is_invalid(start_bot):
     result = start_bot("wrong_shape").act(FAKE_OBSERVATION)
     assert result.status == INVALID
     assert "JSON object" in result.error
+
+
+def test_an_invalid_reply_carries_what_the_bot_wrote_for_the_log(start_bot, tmp_path):
+    two_lines = tmp_path / "two_lines.py"
+    two_lines.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'ready'}), flush=True)\n"
+        "    else:\n"
+        "        sys.stdout.write('{\"type\": \"cut\"}\\nand a second line\\n'); sys.stdout.flush()\n"
+    )
+    result = start_bot(two_lines).act(FAKE_OBSERVATION)
+    assert result.status == INVALID and "more than one line" in result.error
+    assert result.answer == '{"type": "cut"}\nand a second line\n'
+    big = start_bot("big_reply").act(FAKE_OBSERVATION)
+    assert big.status == INVALID
+    assert big.answer.startswith('{"type": "cut", "cuts": [0, 6], "pad": "xxx')
+    assert big.answer.endswith(" bytes in all]")
+    assert len(big.answer.encode()) < 600
