@@ -63,7 +63,7 @@ class LocalBots:
         self._sandbox: Sandbox | None = None
         self._tmp: Path | None = None
         self._prepared: dict[Path, Path] = {}
-        self._labels: dict[int, str] = {}
+        self._labels: dict[int, str] = {}  # session id -> its name on the command line, until its game ends
         self._warned_bare = False
 
     # -- the resolver interface (games.part_du_chef.seating.BotResolver) --------------------------
@@ -99,11 +99,14 @@ class LocalBots:
 
     def play(self, state: State, seats: Sequence[Any]) -> list[str | None]:
         options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
-        played = play_with_sessions(state, seats, options, replacement_seed=state.seed)
+        try:
+            played = play_with_sessions(state, seats, options, replacement_seed=state.seed)
+        finally:
+            labels = {seat: self._labels.pop(id(bot), f"seat {seat}") for seat, bot in enumerate(seats)}
         if self.verbose:
             for move in played.moves:
                 if move.status != "ok":
-                    label = self._labels.get(id(seats[move.seat]), f"seat {move.seat}")
+                    label = labels[move.seat]
                     said = f"; it answered {move.answer}" if move.answer is not None else ""
                     self._say(f"[{label}, seat {move.seat}] turn {move.turn}: {move.status}: {move.error}{said}")
         return list(played.forfeit_reasons)

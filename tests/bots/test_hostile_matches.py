@@ -25,6 +25,7 @@ from arena.models import Match, MatchSeat, Player
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.tasks import play_match
 from games.part_du_chef import replay
+from tests.hostile_outcomes import HOSTILE_OUTCOMES
 
 from .conftest import HOSTILE, ROOT, SANDBOX_BOTS, STARTER_KITS, kit_zip, sandboxed_processes
 
@@ -64,18 +65,7 @@ def _assert_forfeited_and_replaced(match: Match, status: str) -> BotSeat:
     return bot_seat
 
 
-@pytest.mark.parametrize(
-    ("name", "status", "hint"),
-    [
-        ("fork_bomb", "timeout", "no reply within 700 ms"),
-        ("memory_hog", "crash", "MemoryError"),
-        ("endless_loop", "timeout", "no reply within 700 ms"),
-        ("busy_sleep", "timeout", "no reply within 700 ms"),
-        ("stdout_flood", "invalid", "65536"),
-        ("garbage_json", "invalid", "not valid JSON"),
-        ("illegal_move", "illegal", "must cut"),
-    ],
-)
+@pytest.mark.parametrize(("name", "status", "hint"), HOSTILE_OUTCOMES)
 def test_a_hostile_bot_forfeits_with_the_right_status_and_greedy_finishes_its_game(
     submit, settings, name, status, hint
 ):

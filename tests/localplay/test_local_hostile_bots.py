@@ -8,29 +8,28 @@ import json
 import pytest
 
 from games.part_du_chef import replay
+from tests.hostile_outcomes import HOSTILE_OUTCOMES
 
 from .conftest import HOSTILE, SANDBOX_BOTS, kit_zip, records
 
-# The arena's table for the same bots under the same limits (400 ms a move, 300 ms of bank).
-ARENA_OUTCOMES = [
-    ("fork_bomb", "timeout", "no reply within 700 ms"),
-    ("memory_hog", "crash", "MemoryError"),
-    ("endless_loop", "timeout", "no reply within 700 ms"),
-    ("busy_sleep", "timeout", "no reply within 700 ms"),
-    ("stdout_flood", "invalid", "65536"),
-    ("garbage_json", "invalid", "not valid JSON"),
-    ("illegal_move", "illegal", "must cut"),
-]
 
-
-@pytest.mark.parametrize(("name", "status", "hint"), ARENA_OUTCOMES)
+@pytest.mark.parametrize(("name", "status", "hint"), HOSTILE_OUTCOMES)
 def test_a_hostile_bot_forfeits_locally_with_the_arenas_status_and_greedy_finishes_its_game(
     run, tmp_path, name, status, hint
 ):
     out = tmp_path / "games.jsonl"
     bot = str(SANDBOX_BOTS / f"{name}.py")
+    # As in the arena test: the memory hog gets the full bank, to reach the memory limit rather than the clock.
     code, _, stderr = run(
-        "simulate", "--players", "2", "--bots", f"{bot},greedy", "--out", str(out), "--verbose", fast=True
+        "simulate",
+        "--players",
+        "2",
+        "--bots",
+        f"{bot},greedy",
+        "--out",
+        str(out),
+        "--verbose",
+        fast=name != "memory_hog",
     )
     assert code == 0, stderr
     (game,) = records(out)
