@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from arena.models import Match, Player
-from ratings import buckets
+from ratings import buckets, standings
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES, new_ratings
 from ratings.models import Rating, RatingChange
 
@@ -73,6 +73,7 @@ def rate_match(
     # Unique (match, player) makes a second rating of the same match fail as a whole.
     RatingChange.objects.bulk_create(ledger)
     Rating.objects.bulk_update(rows, ["rating", "games", "provisional_left", "updated_at"])
+    standings.apply_on_commit(match.game, rows)
     return changes
 
 

@@ -9,6 +9,10 @@ from arena.models import Match, Player
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES
 
 
+def is_provisional(games: int, provisional_left: int) -> bool:
+    return games < PROVISIONAL_GAMES or provisional_left > 0
+
+
 class Rating(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     game = models.CharField(max_length=32)
@@ -42,7 +46,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES or self.provisional_left > 0
+        return is_provisional(self.games, self.provisional_left)
 
     @property
     def k_games(self) -> int:
