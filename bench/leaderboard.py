@@ -116,7 +116,7 @@ def load(players: int) -> tuple[int, int]:
             cursor.execute("VACUUM ANALYZE ratings_rating")
     from ratings import standings
 
-    if standings.size(GAME, None) != players:
+    if standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
         err = Console(stderr=True)
         with Progress(
             TextColumn("indexing ratings in Redis"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err

@@ -1,9 +1,9 @@
 """Leaderboard reads that stay fast with a million rated players.
 
-The order comes from the Redis sorted sets of ratings.standings when they are ready: a page is a
-range of ranks, a rank one lookup, each O(log n), and the rows' names, game counts and provisional
-marks come from one query on the page's players. When the sets are not ready (a fresh or flushed
-Redis) the same answers come from PostgreSQL, as below, and a rebuild of the sets is asked for.
+They come from the Redis index of ratings.standings when it is ready: a page is a range of ranks,
+a rank one lookup, each O(log n), with the lines (name, games, provisional games left) kept beside
+them, so the API reads no database row. When the index is not ready (a fresh or flushed Redis) the
+same answers come from PostgreSQL, as below, and a rebuild of the index is asked for.
 
 In PostgreSQL, rows are read from the (game[, kind], rating desc, player id) indexes. Ranks are exact
 counts: the players in higher rating buckets (ratings.buckets keeps one row per rating point) plus
@@ -20,7 +20,6 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import QuerySet, Sum
 
-from arena.models import Player
 from ratings import standings
 from ratings.buckets import bucket_of
 from ratings.models import Rating, RatingBucket, is_provisional
@@ -95,14 +94,13 @@ class Ranked:
 def page(game: str, kind: str | None, number: int, size: int) -> list[Ranked]:
     """One page of Rating rows (with their players), best first."""
     offset = (number - 1) * size
-    order = standings.page_order(game, kind, offset, size)
+    order = standings.page_lines(game, kind, offset, size)
     if order is not None:
+        ids = [line.player_id for line in order.lines]
         found = {
-            row.player_id: row
-            for row in Rating.objects.filter(game=game, player_id__in=order.player_ids).select_related("player")
+            row.player_id: row for row in Rating.objects.filter(game=game, player_id__in=ids).select_related("player")
         }
-        ranked = enumerate(order.player_ids, start=offset + 1)
-        return [Ranked(rank, found[key]) for rank, key in ranked if key in found]
+        return [Ranked(line.rank, found[line.player_id]) for line in order.lines if line.player_id in found]
     _index_missing(game)
     return _sql_page(game, kind, offset, size)
 
@@ -124,11 +122,10 @@ def _sql_page(game: str, kind: str | None, offset: int, size: int) -> list[Ranke
 
 
 def rank_of(row: Rating, kind: str | None = None) -> int:
-    found = standings.around(row.game, kind, row.player_id, 0)
-    if isinstance(found, standings.Around):
-        return found.rank
-    if found is None:
-        _index_missing(row.game)
+    found = standings.rank(row.game, kind, row.player_id)
+    if found is not None:
+        return found
+    _index_missing(row.game)
     return _sql_rank_of(row, kind)
 
 
@@ -185,37 +182,29 @@ def _row_of(ranked: Ranked) -> Row:
     )
 
 
-_ROWS_SQL = (
-    f"SELECT r.player_id, p.name, p.kind, r.rating, r.games, r.provisional_left "
-    f"FROM {Rating._meta.db_table} r JOIN {Player._meta.db_table} p ON p.id = r.player_id "
-    f"WHERE r.game = %s AND r.player_id = ANY(%s)"
-)
-
-
-def _rows_in_order(game: str, player_ids: list[int], first_rank: int) -> list[Row]:
-    """The players' lines in the given order, ranked from `first_rank`, in one query."""
-    if not player_ids:
-        return []
-    with connection.cursor() as cursor:
-        cursor.execute(_ROWS_SQL, [game, player_ids])
-        found = {line[0]: line for line in cursor.fetchall()}
-    rows = []
-    for rank, player_id in enumerate(player_ids, start=first_rank):
-        line = found.get(player_id)
-        if line is not None:
-            _, name, kind, rating, games, provisional_left = line
-            rows.append(Row(rank, player_id, name, kind, rating, games, is_provisional(games, provisional_left)))
-    return rows
+def _rows_of(lines: list[standings.Line]) -> list[Row]:
+    return [
+        Row(
+            line.rank,
+            line.player_id,
+            line.name,
+            line.kind,
+            line.rating,
+            line.games,
+            is_provisional(line.games, line.provisional_left),
+        )
+        for line in lines
+    ]
 
 
 def page_rows(game: str, kind: str | None, number: int, size: int) -> tuple[int, list[Row]] | int:
     """The board's size and one page of lines; only the size when `number` is past the last page."""
     offset = (number - 1) * size
-    order = standings.page_order(game, kind, offset, size)
+    order = standings.page_lines(game, kind, offset, size)
     if order is not None:
         if offset and offset >= order.count:
             return order.count
-        return order.count, _rows_in_order(game, order.player_ids, offset + 1)
+        return order.count, _rows_of(order.lines)
     _index_missing(game)
     count = _sql_board_size(game, kind)
     if offset and offset >= count:
@@ -233,12 +222,12 @@ class Standing:
 def standing(game: str, kind: str | None, player_id: int, count: int) -> Standing | None:
     """A player's line with up to `count` lines above and below; None when not on this board."""
     found = standings.around(game, kind, player_id, count)
-    if isinstance(found, standings.Around):
-        rows = _rows_in_order(game, found.player_ids, found.first_rank)
+    if isinstance(found, standings.Lines):
+        rows = _rows_of(found.lines)
         mine = [index for index, row in enumerate(rows) if row.player_id == player_id]
         if mine:
             at = mine[0]
-            return Standing(rows[at], rows[max(0, at - count) : at], rows[at + 1 : at + 1 + count])
+            return Standing(rows[at], rows[:at], rows[at + 1 :])
     result = _sql_standing(game, kind, player_id, count)
     if found is None or (found is False and result is not None):
         _index_missing(game)  # not ready, or missing a player the database has

@@ -72,8 +72,8 @@ def rate_match(
         row.updated_at = now
     # Unique (match, player) makes a second rating of the same match fail as a whole.
     RatingChange.objects.bulk_create(ledger)
-    Rating.objects.bulk_update(rows, ["rating", "games", "provisional_left", "updated_at"])
-    standings.apply_on_commit(match.game, rows)
+    Rating.objects.bulk_update_rated(rows, ["rating", "games", "provisional_left", "updated_at"])
+    standings.apply_on_commit(match.game, rows, players)
     return changes
 
 

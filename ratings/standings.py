@@ -1,16 +1,18 @@
-"""The leaderboard order kept in Redis sorted sets: exact pages and ranks in O(log n).
+"""The leaderboard kept in Redis: exact pages and ranks in O(log n), without a database query.
 
 One sorted set per (database, game, all | kind) holds every rated player: the score is minus the
 rating, the member the player id zero-padded to a fixed width, so Redis' own order (score, then
-member bytes) is rating descending with ties to the lower player id, the order of the SQL
-indexes. A hash keeps each player's rated-game count: a change is applied only when its count is
-higher than the one stored, so changes sent after their commits arrive in any order (or twice) and
-leave the newest rating.
+member bytes) is rating descending with ties to the lower player id, the order of the SQL indexes.
+A hash holds each player's line: rated games, provisional games left, the row's version and name.
 
-PostgreSQL stays the truth. The sets are "ready" only once a rebuild from the ratings table has
+Every write of a rating row reaches it after its commit: a rated match through ratings.ledger with
+the values it wrote, any other update or save of Rating rows (a provisional reset, the admin) by
+re-reading those rows, a renamed player by its new name. A line is replaced only by a newer
+version, (games, updated_at), so changes arriving late or twice leave the newest.
+
+PostgreSQL stays the truth. The index is "ready" only once a rebuild from the ratings table has
 finished; until then (empty or flushed Redis) readers answer from SQL and ask for a rebuild, and
-changes are not applied. Readers use the sets only for the order; names, game counts and the
-provisional mark are read from the database rows of the page.
+changes are not applied.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import re
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -36,42 +39,77 @@ log = logging.getLogger(__name__)
 KINDS: tuple[str, ...] = tuple(str(kind) for kind in Player.Kind.values)
 MEMBER_WIDTH = 12
 REBUILD_CHUNK = 20_000
-# A rebuild re-applies the rows changed since shortly before its snapshot: a match committed while
-# the snapshot was read keeps its change even though it reached the old sets only.
+# A rebuild re-applies the rows changed since shortly before its snapshot: a change committed while
+# the snapshot was read keeps its place even though it reached the old index only.
 CATCH_UP_MARGIN = timedelta(minutes=5)
 # A rebuild asked for by a reader is asked for again after this long if it never finished.
 REBUILD_REQUEST_SECONDS = 600
+FIELDS = ("player_id", "kind", "rating", "games", "provisional_left", "updated_at", "player__name")
 
 _client: redis.Redis | None = None
 
-# KEYS: ready, games hash, all set, one set per kind. ARGV: kind count, then (member, kind index,
-# score, games) per player.
+# KEYS: ready, lines, all, one set per kind. ARGV: (member, kind index, score, games, version, line)
+# per player; a line is "games|provisional left|version|kind|name".
 _APPLY = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local applied = 0
-for i = 2, #ARGV, 4 do
-  local member, kind, score, games = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], tonumber(ARGV[i + 3])
-  local known = tonumber(redis.call('HGET', KEYS[2], member) or '-1')
-  if games > known then
+for i = 1, #ARGV, 6 do
+  local member, kind, score = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
+  local games, version = tonumber(ARGV[i + 3]), tonumber(ARGV[i + 4])
+  local newer = true
+  local known = redis.call('HGET', KEYS[2], member)
+  if known then
+    local known_games, _, known_version = string.match(known, '^(%d+)|(%d+)|(%d+)|')
+    known_games, known_version = tonumber(known_games), tonumber(known_version)
+    newer = games > known_games or (games == known_games and version > known_version)
+  end
+  if newer then
     redis.call('ZADD', KEYS[3], score, member)
     redis.call('ZADD', KEYS[3 + kind], score, member)
-    redis.call('HSET', KEYS[2], member, games)
+    redis.call('HSET', KEYS[2], member, ARGV[i + 5])
     applied = applied + 1
   end
 end
 return applied
 """
 
-# KEYS: ready, the board's set. ARGV: member, how many neighbours each side.
-# Returns nil when not ready, {-1} when the member is absent, else {rank0, first rank0, members...}.
+# KEYS: ready, lines. ARGV: member, name. Only a player already on the board is renamed.
+_RENAME = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local known = redis.call('HGET', KEYS[2], ARGV[1])
+if not known then return 0 end
+local head = string.match(known, '^(%d+|%d+|%d+|[^|]*|)')
+redis.call('HSET', KEYS[2], ARGV[1], head .. ARGV[2])
+return 1
+"""
+
+# KEYS: ready, lines, the board's set. ARGV: first and last rank (0-based).
+# nil when not ready, else {count, first rank, member, score, line, member, score, line, ...}.
+_RANGE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+local result = {redis.call('ZCARD', KEYS[3]), tonumber(ARGV[1])}
+local found = redis.call('ZRANGE', KEYS[3], ARGV[1], ARGV[2], 'WITHSCORES')
+for i = 1, #found, 2 do
+  result[#result + 1] = found[i]
+  result[#result + 1] = found[i + 1]
+  result[#result + 1] = redis.call('HGET', KEYS[2], found[i]) or ''
+end
+return result
+"""
+
+# KEYS: ready, lines, the board's set. ARGV: member, neighbours each side.
+# nil when not ready, {-1} when the member is not on this board, else as _RANGE.
 _AROUND = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
-local rank = redis.call('ZRANK', KEYS[2], ARGV[1])
+local rank = redis.call('ZRANK', KEYS[3], ARGV[1])
 if not rank then return {-1} end
 local first = math.max(0, rank - tonumber(ARGV[2]))
-local result = {rank, first}
-for _, member in ipairs(redis.call('ZRANGE', KEYS[2], first, rank + tonumber(ARGV[2]))) do
-  result[#result + 1] = member
+local result = {redis.call('ZCARD', KEYS[3]), first}
+local found = redis.call('ZRANGE', KEYS[3], first, rank + tonumber(ARGV[2]), 'WITHSCORES')
+for i = 1, #found, 2 do
+  result[#result + 1] = found[i]
+  result[#result + 1] = found[i + 1]
+  result[#result + 1] = redis.call('HGET', KEYS[2], found[i]) or ''
 end
 return result
 """
@@ -110,7 +148,7 @@ def _namespace(game: str) -> str:
 @dataclass(frozen=True)
 class Keys:
     ready: str
-    games: str
+    lines: str
     all: str
     kinds: tuple[str, ...]
     rebuild_requested: str
@@ -120,14 +158,14 @@ class Keys:
 
     @property
     def data(self) -> tuple[str, ...]:
-        return (self.games, self.all, *self.kinds)
+        return (self.lines, self.all, *self.kinds)
 
 
 def keys(game: str) -> Keys:
     base = _namespace(game)
     return Keys(
         ready=f"{base}:ready",
-        games=f"{base}:games",
+        lines=f"{base}:lines",
         all=f"{base}:all",
         kinds=tuple(f"{base}:{kind}" for kind in KINDS),
         rebuild_requested=f"{base}:rebuild-requested",
@@ -138,25 +176,54 @@ def member(player_id: int) -> str:
     return str(player_id).zfill(MEMBER_WIDTH)
 
 
-def _args(rows: Iterable[tuple[int, str, float, int]]) -> list[object]:
-    args: list[object] = []
-    for player_id, kind, rating, games in rows:
-        args += [member(player_id), KINDS.index(kind) + 1, repr(-float(rating)), int(games)]
-    return args
+def _version(updated_at: datetime) -> int:
+    return int(updated_at.timestamp() * 1_000_000)
 
 
-def apply(game: str, rows: Sequence[tuple[int, str, float, int]]) -> int:
-    """Apply committed (player id, kind, rating, games) rows; returns how many moved, -1 if not ready.
+@dataclass(frozen=True)
+class Entry:
+    """What the index holds of one rating row."""
+
+    player_id: int
+    kind: str
+    rating: float
+    games: int
+    provisional_left: int
+    updated_at: datetime
+    name: str
+
+    @classmethod
+    def of(cls, row: Rating, name: str) -> Entry:
+        return cls(row.player_id, row.kind, row.rating, row.games, row.provisional_left, row.updated_at, name)
+
+    def args(self) -> list[object]:
+        version = _version(self.updated_at)
+        line = f"{self.games}|{self.provisional_left}|{version}|{self.kind}|{self.name}"
+        return [
+            member(self.player_id),
+            KINDS.index(self.kind) + 1,
+            repr(-float(self.rating)),
+            self.games,
+            version,
+            line,
+        ]
+
+
+def apply(game: str, entries: Sequence[Entry]) -> int:
+    """Apply committed rows; returns how many lines moved, -1 when the index is not ready.
 
     Never raises: a change that cannot reach Redis drops the ready mark when it can, so readers go
-    back to SQL until the next rebuild rather than show a stale order.
+    back to SQL until the next rebuild rather than show a stale board.
     """
     redis_client = client()
-    if redis_client is None or not rows:
+    if redis_client is None or not entries:
         return 0
     names = keys(game)
+    args: list[object] = []
+    for entry in entries:
+        args += entry.args()
     try:
-        return int(redis_client.eval(_APPLY, 2 + len(KINDS), names.ready, *names.data, len(KINDS), *_args(rows)))
+        return int(redis_client.eval(_APPLY, 1 + len(names.data), names.ready, *names.data, *args))
     except redis.RedisError:
         log.exception("leaderboard index of %s not updated; it is rebuilt from the database", game)
         try:
@@ -166,57 +233,97 @@ def apply(game: str, rows: Sequence[tuple[int, str, float, int]]) -> int:
         return 0
 
 
-def apply_on_commit(game: str, rows: Iterable[Rating]) -> None:
-    """Send the rows' new ratings to the index once the rating transaction commits."""
-    snapshot = [(row.player_id, row.kind, row.rating, row.games) for row in rows]
-    transaction.on_commit(partial(apply, game, snapshot))
+def apply_on_commit(game: str, rows: Iterable[Rating], players: Iterable[Player]) -> None:
+    """Send rows just written by a rated match to the index once their transaction commits."""
+    name_of = {player.id: player.name for player in players}
+    entries = [Entry.of(row, name_of[row.player_id]) for row in rows]
+    transaction.on_commit(partial(apply, game, entries))
+
+
+def refresh(row_ids: Sequence[int]) -> None:
+    """Re-read rating rows written some other way (provisional reset, admin) and apply them."""
+    if not row_ids or client() is None:
+        return
+    by_game: dict[str, list[Entry]] = {}
+    for game, *values in Rating.objects.filter(pk__in=row_ids).values_list("game", *FIELDS):
+        by_game.setdefault(game, []).append(Entry(*values))
+    for game, entries in by_game.items():
+        apply(game, entries)
+
+
+def refresh_on_commit(row_ids: Sequence[int]) -> None:
+    transaction.on_commit(partial(refresh, list(row_ids)))
+
+
+def rename(player_id: int, name: str, games: Iterable[str]) -> None:
+    redis_client = client()
+    if redis_client is None:
+        return
+    for game in games:
+        names = keys(game)
+        try:
+            redis_client.eval(_RENAME, 2, names.ready, names.lines, member(player_id), name)
+        except redis.RedisError:
+            log.exception("player %s not renamed on the %s leaderboard", player_id, game)
 
 
 @dataclass(frozen=True)
-class PageOrder:
+class Line:
+    rank: int
+    player_id: int
+    kind: str
+    rating: float
+    games: int
+    provisional_left: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Lines:
     count: int
-    player_ids: list[int]
+    lines: list[Line]
 
 
-def page_order(game: str, kind: str | None, offset: int, size: int) -> PageOrder | None:
-    """The board's size and the player ids at [offset, offset + size), or None when not ready."""
+def _lines(found: list[Any]) -> Lines | None:
+    count, first = int(found[0]), int(found[1])
+    lines = []
+    for index in range(2, len(found), 3):
+        raw = found[index + 2].decode()
+        if not raw:
+            return None  # a member without its line: the index is incomplete
+        games, provisional_left, _, kind, name = raw.split("|", 4)
+        rank = first + 1 + (index - 2) // 3
+        lines.append(
+            Line(rank, int(found[index]), kind, -float(found[index + 1]), int(games), int(provisional_left), name)
+        )
+    return Lines(count, lines)
+
+
+def page_lines(game: str, kind: str | None, offset: int, size: int) -> Lines | None:
+    """The board's size and its lines at [offset, offset + size), or None when not ready."""
     redis_client = client()
     if redis_client is None:
         return None
     names = keys(game)
-    board = names.board(kind)
     try:
-        with redis_client.pipeline(transaction=True) as pipe:
-            pipe.exists(names.ready)
-            pipe.zcard(board)
-            pipe.zrange(board, offset, offset + size - 1)
-            ready, count, members = pipe.execute()
+        found = redis_client.eval(_RANGE, 3, names.ready, names.lines, names.board(kind), offset, offset + size - 1)
     except redis.RedisError:
         log.exception("leaderboard index unreachable; reading from the database")
         return None
-    if not ready:
-        return None
-    return PageOrder(int(count), [int(raw) for raw in members])
+    return None if found is None else _lines(found)
 
 
-@dataclass(frozen=True)
-class Around:
-    rank: int
-    first_rank: int
-    player_ids: list[int]
+def around(game: str, kind: str | None, player_id: int, count: int) -> Lines | None | bool:
+    """Lines from `count` above the player to `count` below, best first.
 
-
-def around(game: str, kind: str | None, player_id: int, count: int) -> Around | None | bool:
-    """The player's rank and the ids from `count` above to `count` below, best first.
-
-    None when the index is not ready, False when the player is not on this board.
+    None when the index is not ready (or incomplete), False when the player is not on this board.
     """
     redis_client = client()
     if redis_client is None:
         return None
     names = keys(game)
     try:
-        found = redis_client.eval(_AROUND, 2, names.ready, names.board(kind), member(player_id), count)
+        found = redis_client.eval(_AROUND, 3, names.ready, names.lines, names.board(kind), member(player_id), count)
     except redis.RedisError:
         log.exception("leaderboard index unreachable; reading from the database")
         return None
@@ -224,7 +331,7 @@ def around(game: str, kind: str | None, player_id: int, count: int) -> Around | 
         return None
     if int(found[0]) < 0:
         return False
-    return Around(int(found[0]) + 1, int(found[1]) + 1, [int(raw) for raw in found[2:]])
+    return _lines(found)
 
 
 def size(game: str, kind: str | None) -> int | None:
@@ -240,6 +347,14 @@ def size(game: str, kind: str | None) -> int | None:
     except redis.RedisError:
         return None
     return int(count) if ready else None
+
+
+def rank(game: str, kind: str | None, player_id: int) -> int | None:
+    """The player's rank when the index is ready and has them, else None."""
+    found = around(game, kind, player_id, 0)
+    if isinstance(found, Lines) and found.lines:
+        return found.lines[0].rank
+    return None
 
 
 def request_rebuild(game: str, send: Callable[[str], None]) -> None:
@@ -265,10 +380,10 @@ def forget(game: str) -> None:
 
 
 def rebuild(game: str, progress: Callable[[int], None] | None = None) -> int:
-    """Rebuild the game's sets from the ratings table; returns how many players they hold.
+    """Rebuild the game's index from the ratings table; returns how many players it holds.
 
-    The sets are filled under temporary names and swapped in at once, so readers keep the old
-    order (or SQL) until the new one is complete; rows changed meanwhile are applied again after.
+    The index is filled under temporary names and swapped in at once, so readers keep the old one
+    (or SQL) until the new one is complete; rows changed meanwhile are applied again after.
     """
     redis_client = client()
     if redis_client is None:
@@ -277,7 +392,7 @@ def rebuild(game: str, progress: Callable[[int], None] | None = None) -> int:
     token = uuid.uuid4().hex
     built = Keys(
         ready="",
-        games=f"{names.games}:{token}",
+        lines=f"{names.lines}:{token}",
         all=f"{names.all}:{token}",
         kinds=tuple(f"{key}:{token}" for key in names.kinds),
         rebuild_requested="",
@@ -285,53 +400,49 @@ def rebuild(game: str, progress: Callable[[int], None] | None = None) -> int:
     started = timezone.now()
     total = 0
     try:
-        rows = (
-            Rating.objects.filter(game=game)
-            .order_by()
-            .values_list("player_id", "kind", "rating", "games")
-            .iterator(chunk_size=REBUILD_CHUNK)
-        )
-        chunk: list[tuple[int, str, float, int]] = []
-        for row in rows:
-            chunk.append(row)
+        rows = Rating.objects.filter(game=game).order_by().values_list(*FIELDS).iterator(chunk_size=REBUILD_CHUNK)
+        chunk: list[Entry] = []
+        for values in rows:
+            chunk.append(Entry(*values))
             if len(chunk) >= REBUILD_CHUNK:
-                _write_chunk(redis_client, built, chunk)
-                total += len(chunk)
-                if progress:
-                    progress(len(chunk))
+                total += _write_chunk(redis_client, built, chunk, progress)
                 chunk = []
-        if chunk:
-            _write_chunk(redis_client, built, chunk)
-            total += len(chunk)
-            if progress:
-                progress(len(chunk))
+        total += _write_chunk(redis_client, built, chunk, progress)
         swap_keys: list[str] = [names.ready]
         for new, live in zip(built.data, names.data, strict=True):
             swap_keys += [new, live]
         redis_client.eval(_SWAP, len(swap_keys), *swap_keys, started.isoformat())
     finally:
         redis_client.delete(*built.data)
-    changed = list(
-        Rating.objects.filter(game=game, updated_at__gte=started - CATCH_UP_MARGIN)
+    changed = [
+        Entry(*values)
+        for values in Rating.objects.filter(game=game, updated_at__gte=started - CATCH_UP_MARGIN)
         .order_by()
-        .values_list("player_id", "kind", "rating", "games")
-    )
+        .values_list(*FIELDS)
+    ]
     for start in range(0, len(changed), REBUILD_CHUNK):
         apply(game, changed[start : start + REBUILD_CHUNK])
     redis_client.delete(names.rebuild_requested)
     return total
 
 
-def _write_chunk(redis_client: redis.Redis, built: Keys, chunk: list[tuple[int, str, float, int]]) -> None:
+def _write_chunk(
+    redis_client: redis.Redis, built: Keys, chunk: list[Entry], progress: Callable[[int], None] | None
+) -> int:
+    if not chunk:
+        return 0
     by_board: dict[str, dict[str, float]] = {built.all: {}}
-    games: dict[str, int] = {}
-    for player_id, kind, rating, played in chunk:
-        name = member(player_id)
-        by_board[built.all][name] = -float(rating)
-        by_board.setdefault(built.board(kind), {})[name] = -float(rating)
-        games[name] = int(played)
+    lines: dict[str, str] = {}
+    for entry in chunk:
+        name, _, score, _, _, line = entry.args()
+        by_board[built.all][str(name)] = -float(entry.rating)
+        by_board.setdefault(built.board(entry.kind), {})[str(name)] = -float(entry.rating)
+        lines[str(name)] = str(line)
     with redis_client.pipeline(transaction=False) as pipe:
         for board, scores in by_board.items():
             pipe.zadd(board, scores)  # type: ignore[arg-type]
-        pipe.hset(built.games, mapping=games)  # type: ignore[arg-type]
+        pipe.hset(built.lines, mapping=lines)  # type: ignore[arg-type]
         pipe.execute()
+    if progress:
+        progress(len(chunk))
+    return len(chunk)
