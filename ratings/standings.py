@@ -47,6 +47,7 @@ REBUILD_REQUEST_SECONDS = 600
 FIELDS = ("player_id", "kind", "rating", "games", "provisional_left", "updated_at", "player__name")
 
 _client: redis.Redis | None = None
+_scripts: dict[str, Any] = {}
 
 # KEYS: ready, lines, all, one set per kind. ARGV: (member, kind index, score, games, version, line)
 # per player; a line is "games|provisional left|version|kind|name".
@@ -139,6 +140,13 @@ def client() -> redis.Redis | None:
     return _client
 
 
+def _run(redis_client: redis.Redis, script: str, keys: Sequence[str], args: Sequence[object]) -> Any:
+    """Run a Lua script by its digest (EVALSHA), loading it the first time Redis does not know it."""
+    if script not in _scripts:
+        _scripts[script] = redis_client.register_script(script)
+    return _scripts[script](keys=list(keys), args=list(args), client=redis_client)
+
+
 def _namespace(game: str) -> str:
     # One Redis serves every database the service may point at (tests, benchmarks, development).
     database = re.sub(r"[^A-Za-z0-9_.-]", "_", str(connection.settings_dict["NAME"]))[-60:]
@@ -223,7 +231,7 @@ def apply(game: str, entries: Sequence[Entry]) -> int:
     for entry in entries:
         args += entry.args()
     try:
-        return int(redis_client.eval(_APPLY, 1 + len(names.data), names.ready, *names.data, *args))
+        return int(_run(redis_client, _APPLY, [names.ready, *names.data], args))
     except redis.RedisError:
         log.exception("leaderboard index of %s not updated; it is rebuilt from the database", game)
         try:
@@ -262,7 +270,7 @@ def rename(player_id: int, name: str, games: Iterable[str]) -> None:
     for game in games:
         names = keys(game)
         try:
-            redis_client.eval(_RENAME, 2, names.ready, names.lines, member(player_id), name)
+            _run(redis_client, _RENAME, [names.ready, names.lines], [member(player_id), name])
         except redis.RedisError:
             log.exception("player %s not renamed on the %s leaderboard", player_id, game)
 
@@ -306,7 +314,7 @@ def page_lines(game: str, kind: str | None, offset: int, size: int) -> Lines | N
         return None
     names = keys(game)
     try:
-        found = redis_client.eval(_RANGE, 3, names.ready, names.lines, names.board(kind), offset, offset + size - 1)
+        found = _run(redis_client, _RANGE, [names.ready, names.lines, names.board(kind)], [offset, offset + size - 1])
     except redis.RedisError:
         log.exception("leaderboard index unreachable; reading from the database")
         return None
@@ -323,7 +331,7 @@ def around(game: str, kind: str | None, player_id: int, count: int) -> Lines | N
         return None
     names = keys(game)
     try:
-        found = redis_client.eval(_AROUND, 3, names.ready, names.lines, names.board(kind), member(player_id), count)
+        found = _run(redis_client, _AROUND, [names.ready, names.lines, names.board(kind)], [member(player_id), count])
     except redis.RedisError:
         log.exception("leaderboard index unreachable; reading from the database")
         return None
@@ -411,7 +419,7 @@ def rebuild(game: str, progress: Callable[[int], None] | None = None) -> int:
         swap_keys: list[str] = [names.ready]
         for new, live in zip(built.data, names.data, strict=True):
             swap_keys += [new, live]
-        redis_client.eval(_SWAP, len(swap_keys), *swap_keys, started.isoformat())
+        _run(redis_client, _SWAP, swap_keys, [started.isoformat()])
     finally:
         redis_client.delete(*built.data)
     changed = [

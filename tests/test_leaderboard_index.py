@@ -7,12 +7,13 @@ from datetime import datetime, timedelta
 import pytest
 from django.core.management import CommandError, call_command
 from django.db.models import Q
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from arena import actions
 from arena.models import Player
-from ratings import buckets, standings
+from ratings import buckets, leaderboard, standings
 from ratings.models import Rating
 from ratings.tasks import rebuild_leaderboard
 
@@ -215,3 +216,16 @@ def test_a_provisional_reset_a_rename_and_an_edited_rating_reach_the_index_after
     edited.save()  # as the admin does
     assert first_line()["player"]["id"] == other.id
     _assert_exact(api)
+
+
+def test_the_web_leaderboard_and_profiles_read_the_index(tied_field, django_assert_num_queries) -> None:
+    standings.rebuild(GAME)
+    web = Client()
+    with django_assert_num_queries(1):  # the page's rows for the template; the order and size from Redis
+        body = web.get(f"/leaderboard/{GAME}/?kind=human").content.decode()
+    humans = Rating.objects.filter(game=GAME, kind="human").order_by("-rating", "player_id")
+    names = [row.player.name for row in humans.select_related("player")]
+    assert [body.index(f">{name}<") for name in names] == sorted(body.index(f">{name}<") for name in names)
+    assert "8 rated players" in body
+    third = Rating.objects.filter(game=GAME).order_by("-rating", "player_id")[2]
+    assert leaderboard.rank_of(third) == 3 == _expected_rank(third, None)
