@@ -12,7 +12,7 @@ for:
 * random pages among the first 1,000 (offsets up to 50,000),
 * random players' rank and neighbours (`/api/leaderboards/part-du-chef/players/{id}/`).
 
-    python bench/leaderboard.py [--players 1000000] [--seconds 10] [--rounds 5] [--connections 4]
+    python bench/leaderboard.py [--players 1000000] [--seconds 10] [--rounds 10] [--connections 4]
                                 [--workers 3] [--baseline 95e61cf | --baseline none]
 
 `--seconds` is the wrk time per request kind and tree, split into `--rounds` runs; p50 and p99 are
@@ -222,7 +222,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=1_000_000)
     parser.add_argument("--seconds", type=int, default=10, help="wrk seconds per request kind and tree")
-    parser.add_argument("--rounds", type=int, default=5, help="alternating runs the seconds are split into")
+    parser.add_argument("--rounds", type=int, default=10, help="alternating runs the seconds are split into")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes per tree")
     parser.add_argument("--port", type=int, default=8055, help="this tree's port; the baseline's is the next")
