@@ -16,6 +16,7 @@ from arena.models import Player
 from ratings import buckets, leaderboard, standings
 from ratings.models import Rating
 from ratings.tasks import rebuild_leaderboard
+from tests.support import wait_until
 
 GAME = "part-du-chef"
 KINDS = [None, "bot", "human"]
@@ -229,3 +230,14 @@ def test_the_web_leaderboard_and_profiles_read_the_index(tied_field, django_asse
     assert "8 rated players" in body
     third = Rating.objects.filter(game=GAME).order_by("-rating", "player_id")[2]
     assert leaderboard.rank_of(third) == 3 == _expected_rank(third, None)
+
+
+def test_a_reader_finding_no_index_has_it_rebuilt_by_a_worker(workers, make_bots, django_assert_num_queries) -> None:
+    for rating, player in zip([1620.0, 1500.0, 1500.0], make_bots(3), strict=True):
+        _rate(player, rating)
+    api = APIClient()
+    from_sql = api.get(f"/api/leaderboards/{GAME}/").json()  # asks for a rebuild once this commits
+    workers.start("board")
+    wait_until(lambda: standings.size(GAME, None) == 3, 60, "the index rebuilt by the worker", workers.tail())
+    with django_assert_num_queries(0):
+        assert api.get(f"/api/leaderboards/{GAME}/").json() == from_sql
