@@ -1,29 +1,41 @@
-"""Leaderboard page and rank lookup with 1,000,000 rated players, under wrk against gunicorn.
+"""Leaderboard page and rank lookup with 1,000,000 rated players: this tree against an earlier commit.
 
-Loads (once) a million bot players with ratings into its own database (`<DATABASE_URL name>_board`),
-starts gunicorn on 127.0.0.1, and drives it with wrk (Debian package `wrk`), reporting p50/p99
-latency and requests/s for:
+Loads (once) a million bot players with ratings into its own database (`<DATABASE_URL name>_board`)
+and builds this tree's leaderboard index in Redis. Extracts the baseline commit (`--baseline`,
+default 95e61cf) into a temporary folder with `git archive`, serves both trees with gunicorn on two
+ports against the same database, checks they answer the same, and drives them with wrk (Debian
+package `wrk`) in alternating rounds (this tree, the baseline, this tree, ...) so that whatever else
+the machine does hits both alike. Reports p50/p99 latency and requests/s of both, and their ratios,
+for:
 
 * the first leaderboard page (`/api/leaderboards/part-du-chef/`),
 * random pages among the first 1,000 (offsets up to 50,000),
 * random players' rank and neighbours (`/api/leaderboards/part-du-chef/players/{id}/`).
 
-    python bench/leaderboard.py [--players 1000000] [--seconds 15] [--connections 8] [--workers 3]
+    python bench/leaderboard.py [--players 1000000] [--seconds 10] [--rounds 10] [--connections 4]
+                                [--workers 3] [--baseline 95e61cf | --baseline none]
+
+`--seconds` is the wrk time per request kind and tree, split into `--rounds` runs; p50 and p99 are
+the medians of the rounds' figures, requests/s the total requests over the total time.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,6 +114,15 @@ def load(players: int) -> tuple[int, int]:
             )
             cursor.execute("VACUUM ANALYZE arena_player")
             cursor.execute("VACUUM ANALYZE ratings_rating")
+    from ratings import standings
+
+    if standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
+        err = Console(stderr=True)
+        with Progress(
+            TextColumn("indexing ratings in Redis"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+        ) as progress:
+            task = progress.add_task("index", total=players)
+            standings.rebuild(GAME, lambda done: progress.advance(task, done))
     low_high = Player.objects.filter(name__startswith="board-").values_list("id", flat=True)
     return low_high.order_by("id").first() or 0, low_high.order_by("-id").first() or 0
 
@@ -119,21 +140,98 @@ def wrk(url: str, script: str | None, seconds: int, connections: int) -> dict[st
         value, unit = float(match.group(1)), match.group(2)
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    done = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)", output)
+    if not done:
+        raise RuntimeError(f"no request count in wrk output:\n{output}")
+    scale = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}[done.group(3)]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    return {"p50": latency("50"), "p99": latency("99"), "rps": rate, "errors": float(errors.group(1)) if errors else 0}
+    return {
+        "p50": latency("50"),
+        "p99": latency("99"),
+        "requests": float(done.group(1)),
+        "elapsed": float(done.group(2)) * scale,
+        "errors": float(errors.group(1)) if errors else 0,
+    }
+
+
+@contextmanager
+def baseline_tree(ref: str) -> Iterator[Path]:
+    """The files of commit `ref` in a temporary folder (git archive: the repository is not touched)."""
+    with tempfile.TemporaryDirectory(prefix="board-baseline-") as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=False)
+        if archive.returncode != 0:
+            raise SystemExit(f"cannot extract baseline {ref!r}: {archive.stderr.decode().strip()}")
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        yield Path(tmp)
+
+
+@contextmanager
+def serving(tree: Path, port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--chdir",
+            str(tree),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=tree,
+        env=dict(os.environ, PYTHONPATH=str(tree)),
+        start_new_session=True,
+    )
+    try:
+        for _ in range(300):
+            if server.poll() is not None:
+                raise SystemExit(f"gunicorn for {tree} exited with {server.returncode}")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/leaderboards/{GAME}/", timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def same_answers(ports: list[int], low: int, high: int) -> int:
+    """Both trees give the same JSON (links compared without their port); returns how many were compared."""
+    rng = random.Random(7)
+    paths = [f"/api/leaderboards/{GAME}/", f"/api/leaderboards/{GAME}/?page=2&page_size=7"]
+    paths += [f"/api/leaderboards/{GAME}/?page={rng.randint(1, 1000)}" for _ in range(5)]
+    paths += [f"/api/leaderboards/{GAME}/?kind=bot&page={rng.randint(1, 1000)}" for _ in range(3)]
+    paths += [f"/api/leaderboards/{GAME}/players/{rng.randint(low, high)}/" for _ in range(10)]
+    for path in paths:
+        bodies = []
+        for port in ports:
+            raw = urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10).read().decode()
+            bodies.append(json.loads(raw.replace(f"127.0.0.1:{port}", "HOST")))
+        if any(body != bodies[0] for body in bodies[1:]):
+            raise SystemExit(f"the trees answer {path} differently:\n{bodies}")
+    return len(paths)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=1_000_000)
-    parser.add_argument("--seconds", type=int, default=15)
-    parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
-    parser.add_argument("--port", type=int, default=8055)
+    parser.add_argument("--seconds", type=int, default=10, help="wrk seconds per request kind and tree")
+    parser.add_argument("--rounds", type=int, default=10, help="alternating runs the seconds are split into")
+    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes per tree")
+    parser.add_argument("--port", type=int, default=8055, help="this tree's port; the baseline's is the next")
+    parser.add_argument("--baseline", default="95e61cf", help="commit to compare with, or 'none'")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
+    if args.rounds < 1 or args.seconds < args.rounds:
+        raise SystemExit("--seconds must be at least --rounds (each round runs wrk for whole seconds)")
 
     os.environ["DATABASE_URL"] = board_database_url()
     os.environ["ARENA_REQUIRE_SERVICES"] = "1"
@@ -141,65 +239,109 @@ def main() -> None:
     import django
 
     django.setup()
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     low, high = load(args.players)
-    base = f"http://127.0.0.1:{args.port}"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{args.port}",
-            "--workers",
-            str(args.workers),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=dict(os.environ),
-        start_new_session=True,
-    )
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"{base}/api/leaderboards/{GAME}/", timeout=5).read()
-                break
-            except OSError:
-                time.sleep(0.2)
-        with tempfile.TemporaryDirectory() as tmp:
-            pages = Path(tmp, "pages.lua")
-            pages.write_text(
-                f'request = function() return wrk.format("GET", "/api/leaderboards/{GAME}/?page=" '
-                ".. math.random(1, 1000)) end\n"
-            )
-            ranks = Path(tmp, "ranks.lua")
-            ranks.write_text(
-                f'request = function() return wrk.format("GET", "/api/leaderboards/{GAME}/players/" '
-                f'.. math.random({low}, {high}) .. "/") end\n'
-            )
-            cases = [
-                ("leaderboard, first page (50 rows)", f"{base}/api/leaderboards/{GAME}/", None),
-                ("leaderboard, random page among the first 1,000", base, str(pages)),
-                ("rank + neighbours of a random player", base, str(ranks)),
-            ]
-            wrk(f"{base}/api/leaderboards/{GAME}/", None, 3, args.connections)  # warm-up
-            print(
-                f"{args.players:,} rated players; gunicorn {args.workers} sync workers; "
-                f"wrk -t2 -c{args.connections} -d{args.seconds}s\n"
-            )
-            print("| request | p50 ms | p99 ms | requests/s | non-2xx |")
-            print("|---|---|---|---|---|")
-            for label, url, script in cases:
-                result = wrk(url, script, args.seconds, args.connections)
-                print(
-                    f"| {label} | {result['p50']:.2f} | {result['p99']:.2f} | {result['rps']:.0f} | "
-                    f"{result['errors']:.0f} |",
-                    flush=True,
+    err = Console(stderr=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        trees: list[tuple[str, Path, int]] = [("this tree", ROOT, args.port)]
+        with baseline_context(args.baseline) as old:
+            if old is not None:
+                trees.append((f"baseline {args.baseline}", old, args.port + 1))
+            with serving_all(trees, args.workers):
+                compared = same_answers([port for _, _, port in trees], low, high)
+                err.print(f"{compared} requests answered alike by {len(trees)} tree(s)")
+                pages = Path(tmp, "pages.lua")
+                pages.write_text(
+                    f'request = function() return wrk.format("GET", "/api/leaderboards/{GAME}/?page=" '
+                    ".. math.random(1, 1000)) end\n"
                 )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+                ranks = Path(tmp, "ranks.lua")
+                ranks.write_text(
+                    f'request = function() return wrk.format("GET", "/api/leaderboards/{GAME}/players/" '
+                    f'.. math.random({low}, {high}) .. "/") end\n'
+                )
+                cases = [
+                    ("leaderboard, first page (50 rows)", f"/api/leaderboards/{GAME}/", None),
+                    ("leaderboard, random page among the first 1,000", "/", str(pages)),
+                    ("rank + neighbours of a random player", "/", str(ranks)),
+                ]
+                for _, _, port in trees:
+                    wrk(f"http://127.0.0.1:{port}/api/leaderboards/{GAME}/", None, 2, args.connections)  # warm-up
+                per_round = args.seconds // args.rounds
+                results: dict[tuple[str, str], list[dict[str, float]]] = {}
+                with Progress(
+                    TextColumn("{task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TimeElapsedColumn(),
+                    console=err,
+                ) as progress:
+                    task = progress.add_task("wrk rounds", total=len(cases) * args.rounds * len(trees))
+                    for label, path, script in cases:
+                        for round_number in range(args.rounds):
+                            for name, _, port in trees:
+                                progress.update(task, description=f"{label}: {name}, round {round_number + 1}")
+                                run = wrk(f"http://127.0.0.1:{port}{path}", script, per_round, args.connections)
+                                results.setdefault((label, name), []).append(run)
+                                progress.advance(task)
+    print(
+        f"{args.players:,} rated players; gunicorn {args.workers} sync workers per tree; wrk -t2 "
+        f"-c{args.connections}, {args.rounds} alternating rounds of {per_round} s per request kind and tree; "
+        f"machine: {machine()}\n"
+    )
+    print("| request | tree | p50 ms | p99 ms | requests/s | non-2xx |")
+    print("|---|---|---|---|---|---|")
+    summary: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for label, _, _ in cases:
+        for name, _, _ in trees:
+            runs = results[(label, name)]
+            p50 = statistics.median(run["p50"] for run in runs)
+            p99 = statistics.median(run["p99"] for run in runs)
+            rate = sum(run["requests"] for run in runs) / sum(run["elapsed"] for run in runs)
+            summary[(label, name)] = (p50, p99, rate)
+            errors = sum(run["errors"] for run in runs)
+            print(f"| {label} | {name} | {p50:.2f} | {p99:.2f} | {rate:.0f} | {errors:.0f} |")
+    if len(trees) > 1:
+        new, old_name = trees[0][0], trees[1][0]
+        print("\n| request | p99 this / baseline | requests/s this / baseline |")
+        print("|---|---|---|")
+        for label, _, _ in cases:
+            _, new_p99, new_rate = summary[(label, new)]
+            _, old_p99, old_rate = summary[(label, old_name)]
+            print(f"| {label} | {new_p99 / old_p99:.2f} | {new_rate / old_rate:.2f}x |")
+
+
+@contextmanager
+def baseline_context(ref: str) -> Iterator[Path | None]:
+    if ref.lower() == "none":
+        yield None
+        return
+    with baseline_tree(ref) as tree:
+        yield tree
+
+
+@contextmanager
+def serving_all(trees: list[tuple[str, Path, int]], workers: int) -> Iterator[None]:
+    if not trees:
+        yield
+        return
+    (_, tree, port), rest = trees[0], trees[1:]
+    with serving(tree, port, workers), serving_all(rest, workers):
+        yield
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        found = re.search(r"^Model name:\s+(.+)$", lscpu, re.MULTILINE)
+        if found:
+            model = found.group(1).strip()
+    except OSError:
+        pass
+    return f"{os.cpu_count()} CPUs ({model}), load average {os.getloadavg()[0]:.1f} at the end"
 
 
 if __name__ == "__main__":

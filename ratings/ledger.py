@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from arena.models import Match, Player
-from ratings import buckets
+from ratings import buckets, standings
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES, new_ratings
 from ratings.models import Rating, RatingChange
 
@@ -72,7 +72,8 @@ def rate_match(
         row.updated_at = now
     # Unique (match, player) makes a second rating of the same match fail as a whole.
     RatingChange.objects.bulk_create(ledger)
-    Rating.objects.bulk_update(rows, ["rating", "games", "provisional_left", "updated_at"])
+    Rating.objects.bulk_update_rated(rows, ["rating", "games", "provisional_left", "updated_at"])
+    standings.apply_on_commit(match.game, rows, players)
     return changes
 
 

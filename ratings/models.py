@@ -2,11 +2,46 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+from typing import Any
+
 from django.db import models
 from django.db.models import F
+from django.dispatch import Signal
+from django.utils import timezone
 
 from arena.models import Match, Player
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES
+
+# Sent after Rating rows are updated in bulk (kwargs: row_ids), so the leaderboard index re-reads
+# them once the transaction commits. A rated match's bulk_update is not sent: ratings.ledger hands
+# the index the values it wrote.
+rows_updated = Signal()
+_rated_match_write: ContextVar[bool] = ContextVar("rated_match_write", default=False)
+
+
+class RatingQuerySet(models.QuerySet["Rating"]):
+    def update(self, **kwargs: Any) -> int:
+        # The row's version for the leaderboard index, which keeps the newest one.
+        kwargs.setdefault("updated_at", timezone.now())
+        if _rated_match_write.get():
+            return super().update(**kwargs)
+        row_ids = list(self.values_list("pk", flat=True))
+        updated = super().update(**kwargs)
+        rows_updated.send(sender=Rating, row_ids=row_ids)
+        return updated
+
+    def bulk_update_rated(self, rows: list[Rating], fields: list[str]) -> int:
+        """bulk_update for a rated match's rows, which reach the index through the ledger."""
+        token = _rated_match_write.set(True)
+        try:
+            return self.bulk_update(rows, fields)
+        finally:
+            _rated_match_write.reset(token)
+
+
+def is_provisional(games: int, provisional_left: int) -> bool:
+    return games < PROVISIONAL_GAMES or provisional_left > 0
 
 
 class Rating(models.Model):
@@ -21,6 +56,8 @@ class Rating(models.Model):
     # active: the rating is kept, but it moves as fast as a newcomer's again.
     provisional_left = models.PositiveSmallIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = RatingQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -42,7 +79,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES or self.provisional_left > 0
+        return is_provisional(self.games, self.provisional_left)
 
     @property
     def k_games(self) -> int:

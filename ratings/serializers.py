@@ -5,20 +5,17 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from arena.serializers import PlayerBriefSerializer
-from ratings.leaderboard import Ranked
 from ratings.models import RatingChange
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
+    """The documented shape; the leaderboard views write it directly (ratings.views)."""
+
     rank = serializers.IntegerField()
     player = PlayerBriefSerializer(source="rating.player")
     rating = serializers.FloatField(source="rating.rating")
     games = serializers.IntegerField(source="rating.games")
     provisional = serializers.BooleanField(source="rating.provisional")
-
-    @staticmethod
-    def rows(ranked: list[Ranked]) -> list[dict[str, object]]:
-        return list(LeaderboardRowSerializer(ranked, many=True).data)
 
 
 class LeaderboardPageSerializer(serializers.Serializer):

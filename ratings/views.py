@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, permissions
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
@@ -17,10 +19,9 @@ from arena.errors import BadRequest
 from arena.models import Player
 from games.registry import get_game
 from ratings import leaderboard
-from ratings.models import Rating, RatingChange
+from ratings.models import RatingChange
 from ratings.serializers import (
     LeaderboardPageSerializer,
-    LeaderboardRowSerializer,
     PlayerStandingSerializer,
     RatingChangeSerializer,
 )
@@ -59,6 +60,23 @@ def positive_int(request: Request, name: str, default: int, maximum: int) -> int
     return value
 
 
+def _line(row: leaderboard.Row) -> dict[str, object]:
+    """The shape of LeaderboardRowSerializer, built without serializer fields."""
+    return {
+        "rank": row.rank,
+        "player": {"id": row.player_id, "name": row.name, "kind": row.kind},
+        "rating": row.rating,
+        "games": row.games,
+        "provisional": row.provisional,
+    }
+
+
+def _json(body: dict[str, object]) -> HttpResponse:
+    # Written as DRF's JSONRenderer writes it (compact, UTF-8), without its per-field machinery:
+    # these two answers are the hot path of a million-player board.
+    return HttpResponse(json.dumps(body, ensure_ascii=False, separators=(",", ":")), content_type="application/json")
+
+
 class LeaderboardView(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -70,25 +88,26 @@ class LeaderboardView(APIView):
         ],
         responses=LeaderboardPageSerializer,
     )
-    def get(self, request: Request, game: str) -> Response:
+    def get(self, request: Request, game: str) -> HttpResponse:
         game = known_game(game)
         kind = kind_filter(request)
         size = positive_int(request, "page_size", PAGE_SIZE, MAX_PAGE_SIZE)
-        count = leaderboard.board_size(game, kind)
-        last_page = max(1, -(-count // size))
         number = positive_int(request, "page", 1, 10**9)
-        if number > last_page:
-            raise NotFound(f"page {number} is past the last page ({last_page})")
+        found = leaderboard.page_rows(game, kind, number, size)
+        if isinstance(found, int):
+            raise NotFound(f"page {number} is past the last page ({max(1, -(-found // size))})")
+        count, rows = found
+        last_page = max(1, -(-count // size))
         url = request.build_absolute_uri()
         previous = None
         if number > 1:
             previous = remove_query_param(url, "page") if number == 2 else replace_query_param(url, "page", number - 1)
-        return Response(
+        return _json(
             {
                 "count": count,
                 "next": replace_query_param(url, "page", number + 1) if number < last_page else None,
                 "previous": previous,
-                "results": LeaderboardRowSerializer.rows(leaderboard.page(game, kind, number, size)),
+                "results": [_line(row) for row in rows],
             }
         )
 
@@ -97,23 +116,18 @@ class PlayerStandingView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(parameters=[KIND_PARAM], responses=PlayerStandingSerializer)
-    def get(self, request: Request, game: str, player_id: int) -> Response:
+    def get(self, request: Request, game: str, player_id: int) -> HttpResponse:
         game = known_game(game)
         kind = kind_filter(request)
-        rows = Rating.objects.select_related("player").filter(game=game, player_id=player_id)
-        if kind:
-            rows = rows.filter(kind=kind)
-        row = rows.first()
-        if row is None:
+        found = leaderboard.standing(game, kind, player_id, NEIGHBOURS)
+        if found is None:
             raise NotFound(f"player {player_id} has no {game} rating")
-        rank = leaderboard.rank_of(row, kind)
-        above, below = leaderboard.neighbours(row, rank, NEIGHBOURS, kind)
-        return Response(
+        return _json(
             {
                 "game": game,
-                "player": LeaderboardRowSerializer(leaderboard.Ranked(rank, row)).data,
-                "above": LeaderboardRowSerializer.rows(above),
-                "below": LeaderboardRowSerializer.rows(below),
+                "player": _line(found.player),
+                "above": [_line(row) for row in found.above],
+                "below": [_line(row) for row in found.below],
             }
         )
 

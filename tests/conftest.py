@@ -28,6 +28,20 @@ def _real_services() -> Iterator[str]:
     client.close()
 
 
+@pytest.fixture(autouse=True)
+def _no_leaderboard_index_from_earlier_tests() -> Iterator[None]:
+    """The Redis leaderboard index outlives a test's database rows; each test starts without one."""
+    from django.db import connection
+
+    from games.registry import all_games
+    from ratings import standings
+
+    if str(connection.settings_dict["NAME"]).startswith("test_"):
+        for spec in all_games():
+            standings.forget(str(spec.key))
+    yield
+
+
 @pytest.fixture
 def make_bots(db: None) -> Callable[..., list[Any]]:
     """Bot players played by a built-in engine, under names of their own."""

@@ -1,0 +1,456 @@
+"""The leaderboard kept in Redis: exact pages and ranks in O(log n), without a database query.
+
+One sorted set per (database, game, all | kind) holds every rated player: the score is minus the
+rating, the member the player id zero-padded to a fixed width, so Redis' own order (score, then
+member bytes) is rating descending with ties to the lower player id, the order of the SQL indexes.
+A hash holds each player's line: rated games, provisional games left, the row's version and name.
+
+Every write of a rating row reaches it after its commit: a rated match through ratings.ledger with
+the values it wrote, any other update or save of Rating rows (a provisional reset, the admin) by
+re-reading those rows, a renamed player by its new name. A line is replaced only by a newer
+version, (games, updated_at), so changes arriving late or twice leave the newest.
+
+PostgreSQL stays the truth. The index is "ready" only once a rebuild from the ratings table has
+finished; until then (empty or flushed Redis) readers answer from SQL and ask for a rebuild, and
+changes are not applied.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from arena.models import Player
+from ratings.models import Rating
+
+log = logging.getLogger(__name__)
+
+KINDS: tuple[str, ...] = tuple(str(kind) for kind in Player.Kind.values)
+MEMBER_WIDTH = 12
+REBUILD_CHUNK = 20_000
+# A rebuild re-applies the rows changed since shortly before its snapshot: a change committed while
+# the snapshot was read keeps its place even though it reached the old index only.
+CATCH_UP_MARGIN = timedelta(minutes=5)
+# A rebuild asked for by a reader is asked for again after this long if it never finished.
+REBUILD_REQUEST_SECONDS = 600
+FIELDS = ("player_id", "kind", "rating", "games", "provisional_left", "updated_at", "player__name")
+
+_client: redis.Redis | None = None
+_scripts: dict[str, Any] = {}
+
+# KEYS: ready, lines, all, one set per kind. ARGV: (member, kind index, score, games, version, line)
+# per player; a line is "games|provisional left|version|kind|name".
+_APPLY = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local applied = 0
+for i = 1, #ARGV, 6 do
+  local member, kind, score = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
+  local games, version = tonumber(ARGV[i + 3]), tonumber(ARGV[i + 4])
+  local newer = true
+  local known = redis.call('HGET', KEYS[2], member)
+  if known then
+    local known_games, _, known_version = string.match(known, '^(%d+)|(%d+)|(%d+)|')
+    known_games, known_version = tonumber(known_games), tonumber(known_version)
+    newer = games > known_games or (games == known_games and version > known_version)
+  end
+  if newer then
+    redis.call('ZADD', KEYS[3], score, member)
+    redis.call('ZADD', KEYS[3 + kind], score, member)
+    redis.call('HSET', KEYS[2], member, ARGV[i + 5])
+    applied = applied + 1
+  end
+end
+return applied
+"""
+
+# KEYS: ready, lines. ARGV: member, name. Only a player already on the board is renamed.
+_RENAME = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local known = redis.call('HGET', KEYS[2], ARGV[1])
+if not known then return 0 end
+local head = string.match(known, '^(%d+|%d+|%d+|[^|]*|)')
+redis.call('HSET', KEYS[2], ARGV[1], head .. ARGV[2])
+return 1
+"""
+
+# KEYS: ready, lines, the board's set. ARGV: first and last rank (0-based).
+# nil when not ready, else {count, first rank, member, score, line, member, score, line, ...}.
+_RANGE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+local result = {redis.call('ZCARD', KEYS[3]), tonumber(ARGV[1])}
+local found = redis.call('ZRANGE', KEYS[3], ARGV[1], ARGV[2], 'WITHSCORES')
+for i = 1, #found, 2 do
+  result[#result + 1] = found[i]
+  result[#result + 1] = found[i + 1]
+  result[#result + 1] = redis.call('HGET', KEYS[2], found[i]) or ''
+end
+return result
+"""
+
+# KEYS: ready, lines, the board's set. ARGV: member, neighbours each side.
+# nil when not ready, {-1} when the member is not on this board, else as _RANGE.
+_AROUND = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+local rank = redis.call('ZRANK', KEYS[3], ARGV[1])
+if not rank then return {-1} end
+local first = math.max(0, rank - tonumber(ARGV[2]))
+local result = {redis.call('ZCARD', KEYS[3]), first}
+local found = redis.call('ZRANGE', KEYS[3], first, rank + tonumber(ARGV[2]), 'WITHSCORES')
+for i = 1, #found, 2 do
+  result[#result + 1] = found[i]
+  result[#result + 1] = found[i + 1]
+  result[#result + 1] = redis.call('HGET', KEYS[2], found[i]) or ''
+end
+return result
+"""
+
+# KEYS: ready, then pairs (built key, live key). ARGV: ready value. A missing built key (a kind
+# nobody has yet) empties its live key.
+_SWAP = """
+for i = 2, #KEYS, 2 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    redis.call('RENAME', KEYS[i], KEYS[i + 1])
+  else
+    redis.call('DEL', KEYS[i + 1])
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+"""
+
+
+def client() -> redis.Redis | None:
+    """The process' Redis client, or None when the service runs without Redis."""
+    global _client
+    if settings.REDIS_FALLBACK:
+        return None
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2.0, socket_connect_timeout=2.0)
+    return _client
+
+
+def _run(redis_client: redis.Redis, script: str, keys: Sequence[str], args: Sequence[object]) -> Any:
+    """Run a Lua script by its digest (EVALSHA), loading it the first time Redis does not know it."""
+    if script not in _scripts:
+        _scripts[script] = redis_client.register_script(script)
+    return _scripts[script](keys=list(keys), args=list(args), client=redis_client)
+
+
+def _namespace(game: str) -> str:
+    # One Redis serves every database the service may point at (tests, benchmarks, development).
+    database = re.sub(r"[^A-Za-z0-9_.-]", "_", str(connection.settings_dict["NAME"]))[-60:]
+    return f"arena:{database}:board:{game}"
+
+
+@dataclass(frozen=True)
+class Keys:
+    ready: str
+    lines: str
+    all: str
+    kinds: tuple[str, ...]
+    rebuild_requested: str
+
+    def board(self, kind: str | None) -> str:
+        return self.all if kind is None else self.kinds[KINDS.index(kind)]
+
+    @property
+    def data(self) -> tuple[str, ...]:
+        return (self.lines, self.all, *self.kinds)
+
+
+def keys(game: str) -> Keys:
+    base = _namespace(game)
+    return Keys(
+        ready=f"{base}:ready",
+        lines=f"{base}:lines",
+        all=f"{base}:all",
+        kinds=tuple(f"{base}:{kind}" for kind in KINDS),
+        rebuild_requested=f"{base}:rebuild-requested",
+    )
+
+
+def member(player_id: int) -> str:
+    return str(player_id).zfill(MEMBER_WIDTH)
+
+
+def _version(updated_at: datetime) -> int:
+    return int(updated_at.timestamp() * 1_000_000)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What the index holds of one rating row."""
+
+    player_id: int
+    kind: str
+    rating: float
+    games: int
+    provisional_left: int
+    updated_at: datetime
+    name: str
+
+    @classmethod
+    def of(cls, row: Rating, name: str) -> Entry:
+        return cls(row.player_id, row.kind, row.rating, row.games, row.provisional_left, row.updated_at, name)
+
+    def args(self) -> list[object]:
+        version = _version(self.updated_at)
+        line = f"{self.games}|{self.provisional_left}|{version}|{self.kind}|{self.name}"
+        return [
+            member(self.player_id),
+            KINDS.index(self.kind) + 1,
+            repr(-float(self.rating)),
+            self.games,
+            version,
+            line,
+        ]
+
+
+def apply(game: str, entries: Sequence[Entry]) -> int:
+    """Apply committed rows; returns how many lines moved, -1 when the index is not ready.
+
+    Never raises: a change that cannot reach Redis drops the ready mark when it can, so readers go
+    back to SQL until the next rebuild rather than show a stale board.
+    """
+    redis_client = client()
+    if redis_client is None or not entries:
+        return 0
+    names = keys(game)
+    args: list[object] = []
+    for entry in entries:
+        args += entry.args()
+    try:
+        return int(_run(redis_client, _APPLY, [names.ready, *names.data], args))
+    except redis.RedisError:
+        log.exception("leaderboard index of %s not updated; it is rebuilt from the database", game)
+        try:
+            redis_client.delete(names.ready)
+        except redis.RedisError:
+            pass
+        return 0
+
+
+def apply_on_commit(game: str, rows: Iterable[Rating], players: Iterable[Player]) -> None:
+    """Send rows just written by a rated match to the index once their transaction commits."""
+    name_of = {player.id: player.name for player in players}
+    entries = [Entry.of(row, name_of[row.player_id]) for row in rows]
+    transaction.on_commit(partial(apply, game, entries))
+
+
+def refresh(row_ids: Sequence[int]) -> None:
+    """Re-read rating rows written some other way (provisional reset, admin) and apply them."""
+    if not row_ids or client() is None:
+        return
+    by_game: dict[str, list[Entry]] = {}
+    for game, *values in Rating.objects.filter(pk__in=row_ids).values_list("game", *FIELDS):
+        by_game.setdefault(game, []).append(Entry(*values))
+    for game, entries in by_game.items():
+        apply(game, entries)
+
+
+def refresh_on_commit(row_ids: Sequence[int]) -> None:
+    transaction.on_commit(partial(refresh, list(row_ids)))
+
+
+def rename(player_id: int, name: str, games: Iterable[str]) -> None:
+    redis_client = client()
+    if redis_client is None:
+        return
+    for game in games:
+        names = keys(game)
+        try:
+            _run(redis_client, _RENAME, [names.ready, names.lines], [member(player_id), name])
+        except redis.RedisError:
+            log.exception("player %s not renamed on the %s leaderboard", player_id, game)
+
+
+@dataclass(frozen=True)
+class Line:
+    rank: int
+    player_id: int
+    kind: str
+    rating: float
+    games: int
+    provisional_left: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Lines:
+    count: int
+    lines: list[Line]
+
+
+def _lines(found: list[Any]) -> Lines | None:
+    count, first = int(found[0]), int(found[1])
+    lines = []
+    for index in range(2, len(found), 3):
+        raw = found[index + 2].decode()
+        if not raw:
+            return None  # a member without its line: the index is incomplete
+        games, provisional_left, _, kind, name = raw.split("|", 4)
+        rank = first + 1 + (index - 2) // 3
+        lines.append(
+            Line(rank, int(found[index]), kind, -float(found[index + 1]), int(games), int(provisional_left), name)
+        )
+    return Lines(count, lines)
+
+
+def page_lines(game: str, kind: str | None, offset: int, size: int) -> Lines | None:
+    """The board's size and its lines at [offset, offset + size), or None when not ready."""
+    redis_client = client()
+    if redis_client is None:
+        return None
+    names = keys(game)
+    try:
+        found = _run(redis_client, _RANGE, [names.ready, names.lines, names.board(kind)], [offset, offset + size - 1])
+    except redis.RedisError:
+        log.exception("leaderboard index unreachable; reading from the database")
+        return None
+    return None if found is None else _lines(found)
+
+
+def around(game: str, kind: str | None, player_id: int, count: int) -> Lines | None | bool:
+    """Lines from `count` above the player to `count` below, best first.
+
+    None when the index is not ready (or incomplete), False when the player is not on this board.
+    """
+    redis_client = client()
+    if redis_client is None:
+        return None
+    names = keys(game)
+    try:
+        found = _run(redis_client, _AROUND, [names.ready, names.lines, names.board(kind)], [member(player_id), count])
+    except redis.RedisError:
+        log.exception("leaderboard index unreachable; reading from the database")
+        return None
+    if found is None:
+        return None
+    if int(found[0]) < 0:
+        return False
+    return _lines(found)
+
+
+def size(game: str, kind: str | None) -> int | None:
+    redis_client = client()
+    if redis_client is None:
+        return None
+    names = keys(game)
+    try:
+        with redis_client.pipeline(transaction=True) as pipe:
+            pipe.exists(names.ready)
+            pipe.zcard(names.board(kind))
+            ready, count = pipe.execute()
+    except redis.RedisError:
+        return None
+    return int(count) if ready else None
+
+
+def rank(game: str, kind: str | None, player_id: int) -> int | None:
+    """The player's rank when the index is ready and has them, else None."""
+    found = around(game, kind, player_id, 0)
+    if isinstance(found, Lines) and found.lines:
+        return found.lines[0].rank
+    return None
+
+
+def request_rebuild(game: str, send: Callable[[str], None]) -> None:
+    """Call `send(game)` after commit unless a rebuild was asked for recently (readers call this)."""
+    redis_client = client()
+    if redis_client is None:
+        return
+    try:
+        first = redis_client.set(keys(game).rebuild_requested, "1", nx=True, ex=REBUILD_REQUEST_SECONDS)
+    except redis.RedisError:
+        return
+    if first:
+        transaction.on_commit(partial(send, game))
+
+
+def forget(game: str) -> None:
+    """Drop the game's index (tests, and before a rebuild from scratch)."""
+    redis_client = client()
+    if redis_client is None:
+        return
+    names = keys(game)
+    redis_client.delete(names.ready, names.rebuild_requested, *names.data)
+
+
+def rebuild(game: str, progress: Callable[[int], None] | None = None) -> int:
+    """Rebuild the game's index from the ratings table; returns how many players it holds.
+
+    The index is filled under temporary names and swapped in at once, so readers keep the old one
+    (or SQL) until the new one is complete; rows changed meanwhile are applied again after.
+    """
+    redis_client = client()
+    if redis_client is None:
+        return 0
+    names = keys(game)
+    token = uuid.uuid4().hex
+    built = Keys(
+        ready="",
+        lines=f"{names.lines}:{token}",
+        all=f"{names.all}:{token}",
+        kinds=tuple(f"{key}:{token}" for key in names.kinds),
+        rebuild_requested="",
+    )
+    started = timezone.now()
+    total = 0
+    try:
+        rows = Rating.objects.filter(game=game).order_by().values_list(*FIELDS).iterator(chunk_size=REBUILD_CHUNK)
+        chunk: list[Entry] = []
+        for values in rows:
+            chunk.append(Entry(*values))
+            if len(chunk) >= REBUILD_CHUNK:
+                total += _write_chunk(redis_client, built, chunk, progress)
+                chunk = []
+        total += _write_chunk(redis_client, built, chunk, progress)
+        swap_keys: list[str] = [names.ready]
+        for new, live in zip(built.data, names.data, strict=True):
+            swap_keys += [new, live]
+        _run(redis_client, _SWAP, swap_keys, [started.isoformat()])
+    finally:
+        redis_client.delete(*built.data)
+    changed = [
+        Entry(*values)
+        for values in Rating.objects.filter(game=game, updated_at__gte=started - CATCH_UP_MARGIN)
+        .order_by()
+        .values_list(*FIELDS)
+    ]
+    for start in range(0, len(changed), REBUILD_CHUNK):
+        apply(game, changed[start : start + REBUILD_CHUNK])
+    redis_client.delete(names.rebuild_requested)
+    return total
+
+
+def _write_chunk(
+    redis_client: redis.Redis, built: Keys, chunk: list[Entry], progress: Callable[[int], None] | None
+) -> int:
+    if not chunk:
+        return 0
+    by_board: dict[str, dict[str, float]] = {built.all: {}}
+    lines: dict[str, str] = {}
+    for entry in chunk:
+        name, _, score, _, _, line = entry.args()
+        by_board[built.all][str(name)] = -float(entry.rating)
+        by_board.setdefault(built.board(entry.kind), {})[str(name)] = -float(entry.rating)
+        lines[str(name)] = str(line)
+    with redis_client.pipeline(transaction=False) as pipe:
+        for board, scores in by_board.items():
+            pipe.zadd(board, scores)  # type: ignore[arg-type]
+        pipe.hset(built.lines, mapping=lines)  # type: ignore[arg-type]
+        pipe.execute()
+    if progress:
+        progress(len(chunk))
+    return len(chunk)

@@ -1,0 +1,14 @@
+"""Celery tasks of the ratings: JSON arguments, idempotent, acknowledged late."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games.registry import get_game
+from ratings import standings
+
+
+@shared_task(name="ratings.rebuild_leaderboard", acks_late=True, time_limit=1800)
+def rebuild_leaderboard(game: str) -> int:
+    """Rebuild a game's leaderboard index from the ratings table (asked for by readers)."""
+    return standings.rebuild(str(get_game(str(game)).key))
