@@ -6,6 +6,11 @@ import json
 import re
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from arena.models import Match, MatchSeat
 from games.part_du_chef.deck import deal
 
 SLICE_MARK = re.compile(r'data-slice="(\d+)"')
@@ -75,3 +80,47 @@ def leaks(body: bytes | str, seed: int, hidden: set[int]) -> list[str]:
     if named & hidden:
         found.append(f"slices of pizzas to come: {sorted(named & hidden)}")
     return found
+
+
+def api_client(user: User | None) -> APIClient:
+    api = APIClient()
+    if user is not None:
+        api.force_authenticate(user)
+    return api
+
+
+def web_client(user: User | None) -> Client:
+    web = Client()
+    if user is not None:
+        web.force_login(user)
+    return web
+
+
+def public_answers(match: Match, user: User | None) -> dict[str, Any]:
+    """Every answer about `match` that a visitor (anonymous when `user` is None) can ask for."""
+    api, web = api_client(user), web_client(user)
+    seat_players = list(MatchSeat.objects.filter(match=match).values_list("player_id", flat=True))
+    answers = {
+        "match detail": api.get(f"/api/matches/{match.id}/"),
+        "running matches": api.get("/api/matches/?status=running"),
+        "all matches": api.get("/api/matches/"),
+        "a player's matches": api.get(f"/api/matches/?player={seat_players[0]}"),
+        "record": api.get(f"/api/matches/{match.id}/record/"),
+        "table state": api.get(f"/api/matches/{match.id}/state/"),
+        "web match page": web.get(f"/matches/{match.id}/", follow=True),
+        "web record download": web.get(f"/matches/{match.id}/record.json"),
+        "web player page": web.get(f"/players/{seat_players[0]}/"),
+        "admin match page": web.get(f"/admin/arena/match/{match.id}/change/", follow=True),
+    }
+    if hasattr(match, "live"):
+        answers["web play panel"] = web.get(f"/play/{match.id}/panel/")
+    return answers
+
+
+def assert_nothing_leaks(match: Match, seed: int, hidden: set[int], users: list[User | None]) -> None:
+    for user in users:
+        who = user.username if user is not None else "anonymous"
+        for name, response in public_answers(match, user).items():
+            assert response.status_code < 500, (who, name, response.status_code)
+            found = leaks(response.content, seed, hidden)
+            assert not found, f"{name} answered to {who} gives away {found}"

@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
-from rest_framework.test import APIClient
 
 from arena.botclient import BotSession
 from arena.botclient.match import play_with_sessions
@@ -23,7 +21,7 @@ from arena.tournaments.models import Tournament, TournamentGame
 from games.part_du_chef import State
 from games.part_du_chef.bots import get_bot
 from games.part_du_chef.deck import deal
-from tests.leaks import leaks, pizzas_after, slice_ids
+from tests.leaks import api_client, assert_nothing_leaks, leaks, pizzas_after, slice_ids, web_client
 from tests.support import wait_until
 
 GAME = "part-du-chef"
@@ -31,50 +29,6 @@ GAME = "part-du-chef"
 
 def _status(match_id: int) -> str:
     return Match.objects.values_list("status", flat=True).get(pk=match_id)
-
-
-def _api(user: User | None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
-
-
-def _web(user: User | None) -> Client:
-    web = Client()
-    if user is not None:
-        web.force_login(user)
-    return web
-
-
-def _public_answers(match: Match, user: User | None) -> dict[str, Any]:
-    """Every answer about `match` that a visitor (anonymous when `user` is None) can ask for."""
-    api, web = _api(user), _web(user)
-    seat_players = list(MatchSeat.objects.filter(match=match).values_list("player_id", flat=True))
-    answers = {
-        "match detail": api.get(f"/api/matches/{match.id}/"),
-        "running matches": api.get("/api/matches/?status=running"),
-        "all matches": api.get("/api/matches/"),
-        "a player's matches": api.get(f"/api/matches/?player={seat_players[0]}"),
-        "record": api.get(f"/api/matches/{match.id}/record/"),
-        "table state": api.get(f"/api/matches/{match.id}/state/"),
-        "web match page": web.get(f"/matches/{match.id}/", follow=True),
-        "web record download": web.get(f"/matches/{match.id}/record.json"),
-        "web player page": web.get(f"/players/{seat_players[0]}/"),
-        "admin match page": web.get(f"/admin/arena/match/{match.id}/change/", follow=True),
-    }
-    if hasattr(match, "live"):
-        answers["web play panel"] = web.get(f"/play/{match.id}/panel/")
-    return answers
-
-
-def _assert_nothing_leaks(match: Match, seed: int, hidden: set[int], users: list[User | None]) -> None:
-    for user in users:
-        who = user.username if user is not None else "anonymous"
-        for name, response in _public_answers(match, user).items():
-            assert response.status_code < 500, (who, name, response.status_code)
-            found = leaks(response.content, seed, hidden)
-            assert not found, f"{name} answered to {who} gives away {found}"
 
 
 @pytest.fixture
@@ -88,10 +42,10 @@ def users(transactional_db: None) -> dict[str, User]:
 
 @pytest.mark.slow
 def test_while_a_bot_match_plays_no_answer_gives_its_seed_or_a_pizza_and_once_over_its_record_has_the_seed(
-    workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
+    restore_builtin_bots: None, workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
 ) -> None:
     bots = make_bots(3, engine="random")
-    created = _api(users["alice"]).post(
+    created = api_client(users["alice"]).post(
         "/api/matches/", {"game": GAME, "kind": "friendly", "players": [b.id for b in bots]}, format="json"
     )
     assert created.status_code == 201
@@ -103,21 +57,21 @@ def test_while_a_bot_match_plays_no_answer_gives_its_seed_or_a_pizza_and_once_ov
     wait_until(lambda: _status(match.id) == "running", 60, "the worker to start the match", workers.tail())
 
     # Nothing of a bot match is on a table anyone sees: every slice is hidden, and so is the seed.
-    _assert_nothing_leaks(match, seed, pizzas_after(seed, -1), [None, users["alice"], users["bob"]])
-    detail = _api(None).get(f"/api/matches/{match.id}/").json()
+    assert_nothing_leaks(match, seed, pizzas_after(seed, -1), [None, users["alice"], users["bob"]])
+    detail = api_client(None).get(f"/api/matches/{match.id}/").json()
     assert (detail["seed"], detail["held_back"]) == (None, True)
     assert "published when it is over" in detail["held_back_reason"]
-    record = _api(users["bob"]).get(f"/api/matches/{match.id}/record/")
+    record = api_client(users["bob"]).get(f"/api/matches/{match.id}/record/")
     assert record.status_code == 404 and "status running" in record.json()["detail"]
     assert _status(match.id) == "running", "the match ended before every answer was read: the reads prove nothing"
 
     wait_until(lambda: _status(match.id) == "finished", 120, "the match to finish", workers.tail())
-    record = _api(None).get(f"/api/matches/{match.id}/record/").json()
+    record = api_client(None).get(f"/api/matches/{match.id}/record/").json()
     assert record["seed"] == seed
     assert [[s["id"] for s in ring] for ring in record["pizzas"]] == [list(ring) for ring in deal(seed)]
-    detail = _api(None).get(f"/api/matches/{match.id}/").json()
+    detail = api_client(None).get(f"/api/matches/{match.id}/").json()
     assert (detail["seed"], detail["held_back"], detail["held_back_reason"]) == (seed, False, None)
-    page = _web(None).get(f"/matches/{match.id}/").content.decode()
+    page = web_client(None).get(f"/matches/{match.id}/").content.decode()
     assert page.count("data-slice=") >= 65  # the replay draws every pizza now
 
 
@@ -130,10 +84,10 @@ def _legal_action(state: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_a_person_at_a_ranked_table_sees_only_the_pizza_on_the_table_and_the_seed_once_the_game_is_over(
-    workers: Any, users: dict[str, User]
+    restore_builtin_bots: None, workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
 ) -> None:
     ann = person_of(users["alice"])
-    greedy, random_bot = Player.objects.get(name="greedy"), Player.objects.get(name="random")
+    greedy, random_bot = make_bots(1, engine="greedy") + make_bots(1, engine="random", prefix="rnd")
     match = create_live_match(game=GAME, kind=Match.Kind.ARENA, players=[ann, greedy, random_bot])
     seed = match.seed
     workers.start("table")
@@ -145,22 +99,22 @@ def test_a_person_at_a_ranked_table_sees_only_the_pizza_on_the_table_and_the_see
         live = LiveGame.objects.get(pk=match.pk)
         if live.to_act is None:
             break
-        state = _api(users["alice"]).get(f"/api/matches/{match.id}/state/").json()
+        state = api_client(users["alice"]).get(f"/api/matches/{match.id}/state/").json()
         pizza = state["observation"]["pizza"]
         seen.add(pizza)
         # The pizza on the table is public; those after it are in no answer, to anyone.
         assert slice_ids(state) and not slice_ids(state) - {sid for ring in deal(seed)[: pizza + 1] for sid in ring}
-        _assert_nothing_leaks(
+        assert_nothing_leaks(
             Match.objects.get(pk=match.pk), seed, pizzas_after(seed, pizza), [None, users["alice"], users["bob"]]
         )
-        played = _api(users["alice"]).post(
+        played = api_client(users["alice"]).post(
             f"/api/matches/{match.id}/actions/", {"turn": live.turn, "action": _legal_action(state)}, format="json"
         )
         assert played.status_code == 200, played.json()
     assert seen == {0, 1, 2, 3, 4}
     wait_until(lambda: _status(match.id) == "finished", 60, "the result to be committed", workers.tail())
-    assert _api(users["bob"]).get(f"/api/matches/{match.id}/record/").json()["seed"] == seed
-    assert _api(None).get(f"/api/matches/{match.id}/").json()["seed"] == seed
+    assert api_client(users["bob"]).get(f"/api/matches/{match.id}/record/").json()["seed"] == seed
+    assert api_client(None).get(f"/api/matches/{match.id}/").json()["seed"] == seed
 
 
 class RecordingBot(BotSession):
@@ -251,12 +205,12 @@ def test_the_admin_shows_a_running_match_s_seed_to_staff_without_a_seat_at_it_on
         [MatchSeat(match=match, seat=0, player=player), MatchSeat(match=match, seat=1, player=bots[0])]
     )
     url = f"/admin/arena/match/{match.id}/change/"
-    assert "1357924680" in _web(boss).get(url).content.decode()
+    assert "1357924680" in web_client(boss).get(url).content.decode()
     for user in (seated, outsider):
-        page = _web(user).get(url, follow=True)
+        page = web_client(user).get(url, follow=True)
         assert page.status_code == 200 and "1357924680" not in page.content.decode(), user.username
     Match.objects.filter(pk=match.pk).update(status="finished")
-    assert "1357924680" in _web(seated).get(url).content.decode()
+    assert "1357924680" in web_client(seated).get(url).content.decode()
 
 
 def test_a_bot_s_log_of_a_table_whose_deal_is_still_played_elsewhere_is_held_back_from_its_owner(db: None) -> None:
@@ -277,15 +231,15 @@ def test_a_bot_s_log_of_a_table_whose_deal_is_still_played_elsewhere_is_held_bac
         moves=[{"turn": 0, "status": "ok", "latency_ms": 3.0, "error": None, "stderr": "first pizza: 23 40 7"}],
         stderr="first pizza: 23 40 7",
     )
-    api = _api(owner)
+    api = api_client(owner)
     rows = api.get(f"/api/bots/{player.id}/matches/").json()["results"]
     assert [(r["match"], r["held_back"], r["moves"], r["stderr"], r["forfeit_reason"]) for r in rows] == [
         (done.id, True, None, None, None)
     ]
     assert rows[0]["forfeited"] is True and "still playing" in rows[0]["held_back_reason"]
-    page = _web(owner).get("/my-bots/").content.decode()
+    page = web_client(owner).get("/my-bots/").content.decode()
     assert "first pizza" not in page and "slice 23" not in page
     Match.objects.filter(pk=playing.pk).update(status="finished")
     rows = api.get(f"/api/bots/{player.id}/matches/").json()["results"]
     assert (rows[0]["held_back"], rows[0]["stderr"]) == (False, "first pizza: 23 40 7")
-    assert "first pizza" in _web(owner).get("/my-bots/").content.decode()
+    assert "first pizza" in web_client(owner).get("/my-bots/").content.decode()
