@@ -213,6 +213,19 @@ def test_the_admin_shows_a_running_match_s_seed_to_staff_without_a_seat_at_it_on
     assert "1357924680" in web_client(seated).get(url).content.decode()
 
 
+def test_the_admin_shows_a_live_game_s_record_so_far_to_staff_without_a_seat_at_it_only(
+    db: None, make_bots: Callable[..., list[Player]]
+) -> None:
+    boss = User.objects.create_user("boss", password="a-long-passphrase", is_staff=True, is_superuser=True)
+    seated = User.objects.create_user("seated", password="a-long-passphrase", is_staff=True, is_superuser=True)
+    match = create_live_match(game=GAME, kind=Match.Kind.ARENA, players=[person_of(seated), make_bots(1)[0]])
+    url = f"/admin/play/livegame/{match.id}/change/"
+    last_pizza = [f"&quot;id&quot;: {sid}," for sid in deal(match.seed)[4]]
+    assert all(mark in web_client(boss).get(url).content.decode() for mark in last_pizza)
+    page = web_client(seated).get(url).content.decode()
+    assert "pizzas" not in page and not any(mark in page for mark in last_pizza)
+
+
 def test_a_bot_s_log_of_a_table_whose_deal_is_still_played_elsewhere_is_held_back_from_its_owner(db: None) -> None:
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     done, playing = _tournament_pair(4242, ("finished", "running"))
