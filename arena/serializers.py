@@ -58,8 +58,8 @@ def match_of(item: Any) -> Match:
 
 
 class HeldBackMixin:
-    """`seed` and the fields named in `secret_fields` are null while the secrecy rule holds them back;
-    `held_back` and `held_back_reason` say so."""
+    """The fields named in `secret_fields` are null while the secrecy rule (arena.secrecy) holds the
+    match back; `held_back` and `held_back_reason` say so."""
 
     secret_fields: tuple[str, ...] = ()
     context: dict[str, Any]

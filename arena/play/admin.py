@@ -13,12 +13,11 @@ from arena.play.models import FriendlyTable, LiveGame, TableSeat
 class LiveGameAdmin(SecretFieldsAdmin):
     # The record so far holds the pizzas still to come.
     secret_fields = ("record",)
+    list_display = ["match", "turn", "to_act", "deadline", "updated_at"]
+    readonly_fields = ["match", "record", "turn", "to_act", "deadline", "timeouts", "out", "updated_at"]
 
     def match_of(self, obj: Any) -> Match:
         return obj.match
-
-    list_display = ["match", "turn", "to_act", "deadline", "updated_at"]
-    readonly_fields = ["match", "record", "turn", "to_act", "deadline", "timeouts", "out", "updated_at"]
 
 
 class TableSeatInline(admin.TabularInline):

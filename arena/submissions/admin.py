@@ -38,10 +38,9 @@ class BotVersionAdmin(admin.ModelAdmin):
 class BotSeatAdmin(SecretFieldsAdmin):
     # What the bot wrote may name the pizzas it saw.
     secret_fields = ("moves", "stderr", "forfeit_reason")
-
-    def match_of(self, obj: Any) -> Match:
-        return obj.match
-
     list_display = ["match", "seat", "player", "version", "pinned", "played", "forfeited"]
     list_filter = ["forfeited", "pinned"]
     raw_id_fields = ["match", "player", "version"]
+
+    def match_of(self, obj: Any) -> Match:
+        return obj.match
