@@ -1,8 +1,42 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.secrecy import may_show_secrets
+
+
+class SecretFieldsAdmin(admin.ModelAdmin):
+    """Leaves out `secret_fields` of a match whose secrets the user may not see (arena.secrecy)."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def match_of(self, obj: Any) -> Match:
+        return obj
+
+    def hides_secrets(self, request: HttpRequest, obj: Any) -> bool:
+        return obj is not None and not may_show_secrets(self.match_of(obj), request.user)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        if self.hides_secrets(request, obj):
+            return [name for name in fields if name not in self.secret_fields]
+        return fields
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        exclude = list(super().get_exclude(request, obj) or [])
+        if self.hides_secrets(request, obj):
+            exclude += [name for name in self.secret_fields if name not in exclude]
+        return exclude
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_readonly_fields(request, obj)
+        if self.hides_secrets(request, obj):
+            return [name for name in fields if name not in self.secret_fields]
+        return fields
 
 
 @admin.register(Player)
@@ -21,7 +55,8 @@ class MatchSeatInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(SecretFieldsAdmin):
+    secret_fields = ("seed", "record")
     list_display = ["id", "game", "kind", "rated", "status", "attempt", "created_at", "finished_at"]
     list_filter = ["status", "kind", "rated", "game"]
     inlines = [MatchSeatInline]

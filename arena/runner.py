@@ -6,10 +6,14 @@ where other kinds of players (submitted bots, people at a table) plug in.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from django.conf import settings
 
 from arena.models import Player
 from botclient import BotSession, StdioBot
@@ -56,8 +60,12 @@ def bot_for_player(player: Player, seed: int, *, match_id: int | None = None, se
 
 
 def seat_seed(match_seed: int, seat: int) -> int:
-    """Each seat's bot gets its own reproducible seed derived from the match seed."""
-    return (match_seed * 1_000_003 + 7919 * (seat + 1)) % (2**63)
+    """Each seat's bot gets its own reproducible seed derived from the match seed, keyed with the
+    server's secret key: a built-in bot's choices follow from its seed, so with a public formula one
+    could search the match seeds for the one that explains a bot's moves, and so read the deal."""
+    key = str(settings.SECRET_KEY).encode()
+    digest = hmac.new(key, f"seat-seed:{match_seed}:{seat}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -126,7 +134,7 @@ def _play_with_sessions(
     options: dict[str, Any],
 ) -> PlayedGame:
     """Submitted bots under the failure policy: a failing seat forfeits and `greedy` plays it on."""
-    played = play_with_sessions(state, bots, options, replacement_seed=seed)
+    played = play_with_sessions(state, bots, options, replacement_seed=seat_seed(seed, len(players)))
     logs = []
     for seat, bot in enumerate(bots):
         if not isinstance(bot, BotSession):

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.secrecy import held_back_reasons
 
 
 class GameSerializer(serializers.Serializer):
@@ -40,8 +44,57 @@ class SeatResultSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class SecretsListSerializer(serializers.ListSerializer):
+    """Asks the secrecy rule once for the whole page, not once per match."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        items = list(data.all() if hasattr(data, "all") else data)
+        self.context["held_back"] = held_back_reasons(match_of(item) for item in items)
+        return super().to_representation(items)
+
+
+def match_of(item: Any) -> Match:
+    return item if isinstance(item, Match) else item.match
+
+
+class HeldBackMixin:
+    """The fields named in `secret_fields` are null while the secrecy rule (arena.secrecy) holds the
+    match back; `held_back` and `held_back_reason` say so."""
+
+    secret_fields: tuple[str, ...] = ()
+    context: dict[str, Any]
+
+    def held_back_reason_of(self, item: Any) -> str | None:
+        match = match_of(item)
+        known = self.context.get("held_back")
+        if known is None or match.id not in known:
+            known = held_back_reasons([match])
+            self.context["held_back"] = {**self.context.get("held_back", {}), **known}
+        return known[match.id]
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_held_back(self, item: Any) -> bool:
+        return self.held_back_reason_of(item) is not None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_held_back_reason(self, item: Any) -> str | None:
+        return self.held_back_reason_of(item)
+
+    def hide_secrets(self, item: Any, data: dict[str, Any]) -> dict[str, Any]:
+        if self.held_back_reason_of(item) is not None:
+            for name in self.secret_fields:
+                data[name] = None
+        return data
+
+
+class MatchSerializer(HeldBackMixin, serializers.ModelSerializer):
     results = SeatResultSerializer(source="seats", many=True, read_only=True)
+    seed = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="null until the match is over (and every table of its deal)"
+    )
+    held_back = serializers.SerializerMethodField()
+    held_back_reason = serializers.SerializerMethodField()
+    secret_fields = ("seed",)
 
     class Meta:
         model = Match
@@ -59,8 +112,14 @@ class MatchSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "results",
+            "held_back",
+            "held_back_reason",
         ]
         read_only_fields = fields
+        list_serializer_class = SecretsListSerializer
+
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        return self.hide_secrets(instance, super().to_representation(instance))
 
 
 class MatchCreateSerializer(serializers.Serializer):

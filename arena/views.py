@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from arena import actions
 from arena.errors import BadRequest
 from arena.models import ArenaEntry, Match, Player
+from arena.secrecy import held_back_reason
 from arena.serializers import (
     ArenaEntrySerializer,
     GameSerializer,
@@ -114,13 +115,21 @@ class MatchViewSet(
         match = self.get_queryset().get(pk=match.pk)
         return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: OpenApiResponse(description="The game record, format part-du-chef/1.")})
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(description="The game record, format part-du-chef/1."),
+            404: OpenApiResponse(description="no record yet: `detail` says why (a match still playing, or its deal)"),
+        }
+    )
     @action(detail=True, methods=["get"])
     def record(self, request: Request, pk: str | None = None) -> Response:
         match = get_object_or_404(Match.objects.only("id", "status", "record"), pk=pk)
+        reason = held_back_reason(match)
+        if reason is not None:
+            return Response({"detail": reason}, status=status.HTTP_404_NOT_FOUND)
         if match.record is None:
             return Response(
-                {"detail": f"match {match.id} has no record yet (status {match.status})"},
+                {"detail": f"match {match.id} has no record (status {match.status})"},
                 status=status.HTTP_404_NOT_FOUND,
             )
         return Response(match.record)

@@ -58,6 +58,18 @@ def make_bots(db: None) -> Callable[..., list[Any]]:
 
 
 @pytest.fixture
+def restore_builtin_bots(django_db_blocker: Any) -> Iterator[None]:
+    """List it before `workers`: a transactional test's flush removes the built-in bots that every
+    migrated database has; this puts them back after the flush, for the tests that follow."""
+    yield
+    from arena.builtin import ensure_builtin_bots
+    from arena.models import Player
+
+    with django_db_blocker.unblock():
+        ensure_builtin_bots(Player)
+
+
+@pytest.fixture
 def workers(_real_services: str, transactional_db: None) -> Iterator[Workers]:
     pool = Workers(_real_services)
     yield pool

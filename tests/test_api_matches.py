@@ -70,7 +70,14 @@ def test_staff_create_ranked_matches_with_a_chosen_seed(staff: APIClient, make_b
         format="json",
     )
     assert response.status_code == 201
-    assert (response.json()["rated"], response.json()["seed"]) == (True, 5)
+    body = response.json()
+    # Kept for the game, but not shown while the match is to be played: the deal follows from it.
+    assert (body["rated"], body["seed"], body["held_back"]) == (True, None, True)
+    assert Match.objects.get(pk=body["id"]).seed == 5
+    actions.run_match(body["id"])
+    shown = staff.get(f"/api/matches/{body['id']}/").json()
+    assert (shown["status"], shown["seed"], shown["held_back"]) == ("finished", 5, False)
+    assert shown["held_back_reason"] is None
 
 
 def test_a_finished_match_shows_results_ratings_and_its_record(make_bots) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 
+from arena.secrecy import held_back_reasons
 from arena.submissions.models import BotSeat, SubmittedBot
 from ratings.models import Rating
 
@@ -18,6 +19,14 @@ SHOWN_SEATS = 10
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _hold_back_logs(seats: list[BotSeat]) -> None:
+    """What a bot wrote may name the pizzas it saw: blank while the secrecy rule holds its match back."""
+    reasons = held_back_reasons(seat.match for seat in seats)
+    for seat in seats:
+        if reasons[seat.match_id] is not None:
+            seat.moves, seat.stderr, seat.forfeit_reason = [], "", ""
 
 
 def owner_bots(user: Any) -> list[dict[str, Any]]:
@@ -38,11 +47,13 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
     recent: dict[int, list[BotSeat]] = {bot_id: [] for bot_id in ids}
     for seat in (
         BotSeat.objects.filter(player_id__in=ids, played=True)
-        .select_related("version")
+        .select_related("version", "match")
+        .defer("match__record")
         .order_by("-match_id")[: RECENT_SEATS * max(1, len(ids))]
     ):
         if len(recent[seat.player_id]) < RECENT_SEATS:
             recent[seat.player_id].append(seat)
+    _hold_back_logs([seat for seats in recent.values() for seat in seats])
     out = []
     for bot in bots:
         seats = recent[bot.player_id]

@@ -19,6 +19,7 @@ from arena.actions import RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
+from arena.secrecy import held_back_reason
 from games.part_du_chef import KIND_NAMES, IllegalAction, State
 from games.part_du_chef.state import portions_of
 from games.registry import all_games, get_game
@@ -166,10 +167,14 @@ def _replay_payload(match: Match) -> dict[str, Any]:
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.defer("record"), pk=match_id)
     seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
-    if match.status != Match.Status.FINISHED:
-        if hasattr(match, "live"):
+    held_back = held_back_reason(match)
+    if match.status != Match.Status.FINISHED or held_back is not None:
+        if match.status != Match.Status.FINISHED and hasattr(match, "live"):
             return redirect("web:play", match_id=match.id)
-        return render(request, "web/match_waiting.html", {"match": match, "seats": seats})
+        over = match.status in (Match.Status.FINISHED, Match.Status.FAILED)
+        return render(
+            request, "web/match_waiting.html", {"match": match, "seats": seats, "held_back": held_back, "over": over}
+        )
     match = Match.objects.get(pk=match_id)
     frames = _replay_payload(match)["frames"]
     try:
@@ -234,8 +239,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.only("id", "status", "record"), pk=match_id)
-    if match.status != Match.Status.FINISHED or match.record is None:
-        raise Http404("the record is published when the match is over")
+    reason = held_back_reason(match)
+    if reason is not None or match.record is None:
+        raise Http404(reason or "this match has no record")
     response = HttpResponse(json.dumps(match.record, indent=1), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="match-{match.id}.json"'
     return response

@@ -1,14 +1,23 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 
+from arena.admin import SecretFieldsAdmin
+from arena.models import Match
 from arena.play.models import FriendlyTable, LiveGame, TableSeat
 
 
 @admin.register(LiveGame)
-class LiveGameAdmin(admin.ModelAdmin):
+class LiveGameAdmin(SecretFieldsAdmin):
+    # The record so far holds the pizzas still to come.
+    secret_fields = ("record",)
     list_display = ["match", "turn", "to_act", "deadline", "updated_at"]
     readonly_fields = ["match", "record", "turn", "to_act", "deadline", "timeouts", "out", "updated_at"]
+
+    def match_of(self, obj: Any) -> Match:
+        return obj.match
 
 
 class TableSeatInline(admin.TabularInline):

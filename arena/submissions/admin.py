@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 
+from arena.admin import SecretFieldsAdmin
+from arena.models import Match
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 
 
@@ -31,7 +35,12 @@ class BotVersionAdmin(admin.ModelAdmin):
 
 
 @admin.register(BotSeat)
-class BotSeatAdmin(admin.ModelAdmin):
+class BotSeatAdmin(SecretFieldsAdmin):
+    # What the bot wrote may name the pizzas it saw.
+    secret_fields = ("moves", "stderr", "forfeit_reason")
     list_display = ["match", "seat", "player", "version", "pinned", "played", "forfeited"]
     list_filter = ["forfeited", "pinned"]
     raw_id_fields = ["match", "player", "version"]
+
+    def match_of(self, obj: Any) -> Match:
+        return obj.match

@@ -7,9 +7,11 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from arena.serializers import HeldBackMixin, SecretsListSerializer
 from arena.submissions.models import BOT_STATUSES, BotSeat, BotVersion, SubmittedBot
 
 BOT_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$"
+HELD_BACK_HELP = "null while the match, or another table of its deal, is still playing"
 BOT_NAME_HELP = "2 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; unique among players."
 
 
@@ -140,11 +142,18 @@ class BotCreateSerializer(SourceSerializer):
     description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-class BotSeatSerializer(serializers.ModelSerializer):
+class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer):
     match = serializers.IntegerField(source="match_id", read_only=True)
     version = serializers.IntegerField(source="version.number", read_only=True)
     kind = serializers.CharField(source="match.kind", read_only=True)
     match_status = serializers.CharField(source="match.status", read_only=True)
+    # What the bot wrote and the errors it met may name the pizzas it saw: held back like the record.
+    forfeit_reason = serializers.CharField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
+    moves = serializers.JSONField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
+    stderr = serializers.CharField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
+    held_back = serializers.SerializerMethodField()
+    held_back_reason = serializers.SerializerMethodField()
+    secret_fields = ("forfeit_reason", "moves", "stderr")
 
     class Meta:
         model = BotSeat
@@ -159,5 +168,11 @@ class BotSeatSerializer(serializers.ModelSerializer):
             "forfeit_reason",
             "moves",
             "stderr",
+            "held_back",
+            "held_back_reason",
         ]
         read_only_fields = fields
+        list_serializer_class = SecretsListSerializer
+
+    def to_representation(self, instance: BotSeat) -> dict[str, Any]:
+        return self.hide_secrets(instance, super().to_representation(instance))

@@ -191,7 +191,7 @@ def _create_round(tournament: Tournament, round_number: int, playing: list[Tourn
     links = []
     for table_index, table in enumerate(tables):
         for deal in range(tournament.games_per_table):
-            seed = schedule.deal_seed(tournament.id, round_number, table_index, deal)
+            seed = schedule.deal_seed()
             for rotation, seating in enumerate(schedule.rotations(table, deal, duplicate=tournament.duplicate)):
                 match = create_pinned_match(
                     game=tournament.game,

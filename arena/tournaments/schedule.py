@@ -1,4 +1,5 @@
-"""Who sits where: round-robin tables, swiss tables, seat rotations and deals (pure functions).
+"""Who sits where: round-robin tables, swiss tables, seat rotations and deals (pure functions, but for
+the random seed of a deal).
 
 >>> round_robin_tables([1, 2, 3, 4], 3)
 [(1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)]
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import secrets
 from collections.abc import Collection, Sequence
 from typing import TypeVar
 
@@ -90,9 +92,8 @@ def games_per_round(count: int, size: int, games_per_table: int, *, duplicate: b
     return sum(games_of_table(w, games_per_table, duplicate=duplicate) for w in table_sizes(seated, size))
 
 
-def deal_seed(tournament_id: int, round_number: int, table: int, deal: int) -> int:
-    """The same seed for every rotation of a deal: that is what makes a deal duplicate."""
-    value = tournament_id
-    for part in (round_number, table, deal):
-        value = (value * 1_000_003 + 7919 * (part + 1)) % MAX_SEED
-    return value
+def deal_seed() -> int:
+    """A fresh seed for one deal, drawn once and shared by every rotation of it: that is what makes a
+    deal duplicate. Drawn at random, never derived from the tournament, round or table numbers,
+    which are public: a seed anyone can compute is a deal anyone can read before it is played."""
+    return secrets.randbelow(MAX_SEED)

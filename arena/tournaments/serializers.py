@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from arena.serializers import HeldBackMixin, SecretsListSerializer
 from arena.tournaments import actions
 from arena.tournaments.models import Tournament, TournamentEntry, TournamentGame
 
@@ -124,15 +125,40 @@ class EntryCreateSerializer(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, help_text="The bot's id (one's own bot).")
 
 
-class TournamentGameSerializer(serializers.ModelSerializer):
+class TournamentGameSerializer(HeldBackMixin, serializers.ModelSerializer):
     match = serializers.IntegerField(source="match_id", read_only=True)
     status = serializers.CharField(source="match.status", read_only=True)
+    seed = serializers.IntegerField(
+        source="match.seed",
+        read_only=True,
+        allow_null=True,
+        help_text="the deal's seed; null until every table playing this deal is over",
+    )
     results = serializers.SerializerMethodField()
+    held_back = serializers.SerializerMethodField()
+    held_back_reason = serializers.SerializerMethodField()
+    secret_fields = ("seed",)
 
     class Meta:
         model = TournamentGame
-        fields = ["match", "round", "table", "deal", "rotation", "entries", "status", "results"]
+        fields = [
+            "match",
+            "round",
+            "table",
+            "deal",
+            "rotation",
+            "entries",
+            "status",
+            "seed",
+            "results",
+            "held_back",
+            "held_back_reason",
+        ]
         read_only_fields = fields
+        list_serializer_class = SecretsListSerializer
+
+    def to_representation(self, instance: TournamentGame) -> dict[str, Any]:
+        return self.hide_secrets(instance, super().to_representation(instance))
 
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_results(self, game: TournamentGame) -> list[dict[str, Any]]:

@@ -98,18 +98,6 @@ def worker_environment() -> dict[str, str]:
 
 
 @pytest.fixture
-def restore_builtin_bots(django_db_blocker: Any) -> Iterator[None]:
-    """List it before `workers`: a transactional test's flush removes the built-in bots that every
-    migrated database has; this puts them back after the flush, for the tests that follow."""
-    yield
-    from arena.builtin import ensure_builtin_bots
-    from arena.models import Player
-
-    with django_db_blocker.unblock():
-        ensure_builtin_bots(Player)
-
-
-@pytest.fixture
 def users(db: None) -> dict[str, User]:
     return {
         # No passwords: the API clients are authenticated directly, and hashing is slow.

@@ -52,8 +52,8 @@ def test_an_owner_sees_versions_validation_latency_and_forfeits_of_their_bots_on
     make_bot(other, "piet-bot", [(False, [1])])
     client = Client()
     client.force_login(owner)
-    # Session, user, bots with players, versions, ratings, seat totals, recent seats.
-    with django_assert_num_queries(7):
+    # Session, user, bots with players, versions, ratings, seat totals, recent seats, their tournament deals.
+    with django_assert_num_queries(8):
         response = client.get("/my-bots/")
     body = response.content.decode()
     assert response.status_code == 200

@@ -99,7 +99,8 @@ def test_the_match_page_draws_the_replay_and_the_final_scores(
 ) -> None:
     client = Client()
     client.get(f"/matches/{finished_match.id}/")  # warms the cached frames
-    with django_assert_num_queries(3):
+    # The match, its seats, whether it shares a tournament deal (arena.secrecy), its record.
+    with django_assert_num_queries(4):
         response = client.get(f"/matches/{finished_match.id}/")
     body = response.content.decode()
     assert response.status_code == 200
