@@ -47,14 +47,51 @@ class ChiliAssignment:
         return {"seat": self.seat, "slice": self.slice, "sort": KIND_NAMES[self.sort]}
 
 
-def _majority_and_variety(mine: Sequence[int], best_other: Sequence[int]) -> int:
-    """Majorities and variety for sort counts `mine` against the opponents' highest counts per sort."""
-    points = 0
+# The same multiset as a count per sort, for each k and in the same order.
+_CHILI_ADDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(combo.count(sort) for sort in SORTS) for combo in combos) for combos in _CHILI_COMBOS
+)
+
+
+def _best_combo(row: Sequence[int], best_other: Sequence[int], chilis: int) -> tuple[int, ...]:
+    """The first multiset of `chilis` sorts maximising majority + variety for sort counts `row`.
+
+    Only two things about a sort matter to the choice: how many chilis it takes to reach the majority
+    (none, 1..chilis, or more than the holder has) and how far its count is above the holder's
+    lowest (capped at `chilis`, beyond which it can no longer be the lowest). Positions alike in
+    those are alike in their answer, so answers are memoised on them and each is computed once.
+    """
+    low = min(row[0], row[1], row[2], row[3], row[4])
+    cap = chilis + 1
+    need = []
+    gap = []
     for sort in SORTS:
-        count = mine[sort]
-        if count and count >= best_other[sort]:
-            points += MAJORITY_VALUE[sort]
-    return points + VARIETY_MULTIPLIER * min(mine)
+        count = row[sort]
+        target = best_other[sort] if best_other[sort] > 1 else 1
+        n = target - count
+        need.append(0 if n < 0 else cap if n > cap else n)
+        g = count - low
+        gap.append(chilis if g > chilis else g)
+    key = (chilis, *need, *gap)
+    index = _CHILI_MEMO.get(key)
+    if index is None:
+        index, best_points = 0, -1
+        for i, add in enumerate(_CHILI_ADDS[chilis]):
+            points = VARIETY_MULTIPLIER * min(g + a for g, a in zip(gap, add, strict=True))
+            for sort in SORTS:
+                if add[sort] >= need[sort]:
+                    points += MAJORITY_VALUE[sort]
+            if points > best_points:
+                index, best_points = i, points
+        if len(_CHILI_MEMO) >= _CHILI_MEMO_SIZE:
+            _CHILI_MEMO.clear()
+        _CHILI_MEMO[key] = index
+    return _CHILI_COMBOS[chilis][index]
+
+
+# Played games reach a few thousand distinct keys; the bound only guards against adversarial input.
+_CHILI_MEMO: dict[tuple[int, ...], int] = {}
+_CHILI_MEMO_SIZE = 100_000
 
 
 def assign_chilis(kept: Sequence[Sequence[int]], chili_ids: Sequence[Sequence[int]]) -> list[ChiliAssignment]:
@@ -71,16 +108,7 @@ def assign_chilis(kept: Sequence[Sequence[int]], chili_ids: Sequence[Sequence[in
             continue
         row = table[seat]
         best_other = [max([other[sort] for i, other in enumerate(table) if i != seat]) for sort in SORTS]
-        best: tuple[int, ...] = ()
-        best_points = -1
-        for combo in _CHILI_COMBOS[len(ids)]:
-            for sort in combo:
-                row[sort] += 1
-            points = _majority_and_variety(row, best_other)
-            for sort in combo:
-                row[sort] -= 1
-            if points > best_points:
-                best, best_points = combo, points
+        best = _best_combo(row, best_other, len(ids))
         for slice_id, sort in zip(sorted(ids), best, strict=True):
             row[sort] += 1
             result.append(ChiliAssignment(seat, slice_id, sort))
@@ -94,10 +122,14 @@ def final_scores(
     received: Sequence[int],
 ) -> tuple[tuple[Score, ...], list[ChiliAssignment]]:
     """Scores per seat from kept counts per kind, kept chili ids, eaten olives and slice points."""
-    chilis = assign_chilis(kept, chili_ids)
-    table = [list(row[:CHILI]) for row in kept]
-    for c in chilis:
-        table[c.seat][c.sort] += 1
+    if any(chili_ids):
+        chilis = assign_chilis(kept, chili_ids)
+        table = [list(row[:CHILI]) for row in kept]
+        for c in chilis:
+            table[c.seat][c.sort] += 1
+    else:
+        chilis = []
+        table = [list(row[:CHILI]) for row in kept]
     scores = []
     highest = [max([row[sort] for row in table]) for sort in SORTS]
     for seat, row in enumerate(table):

@@ -116,7 +116,7 @@ class State:
         seats = frozenset(range(players)) if marianne_seats is None else frozenset(marianne_seats)
         if any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in seats):
             raise ValueError(f"marianne_seats must be seats between 0 and {players - 1}")
-        self = cls.__new__(cls)
+        self = cls()
         self.players = players
         self.seed = seed
         self.pizzas = deal(seed) if pizzas is None else pizzas
@@ -184,7 +184,7 @@ class State:
         return state
 
     def clone(self) -> State:
-        other = State.__new__(State)
+        other = State()
         other.players = self.players
         other.seed = self.seed
         other.pizzas = self.pizzas
