@@ -86,6 +86,7 @@ KIND_OF: Final = tuple(s.kind for s in DECK)
 OLIVES_OF: Final = tuple(s.olives for s in DECK)
 IS_FINISHER: Final = tuple(s.finisher for s in DECK)
 BURNT_IDS: Final = tuple(s.id for s in DECK if s.kind == BURNT)
+CHILI_IDS: Final = tuple(s.id for s in DECK if s.kind == CHILI)
 NON_BURNT_IDS: Final = tuple(s.id for s in DECK if s.kind != BURNT)
 KIND_TOTALS: Final = tuple(sum(1 for s in DECK if s.kind == k) for k in range(len(KIND_NAMES)))
 

@@ -29,27 +29,36 @@ def random_action(state: State, rng: random.Random) -> Action:
         every_cut = _CUTS[state.players]
         return Cut(every_cut[int(rng.random() * len(every_cut))])
     taken_by = state.taken_by
-    free = [i for i, who in enumerate(taken_by) if who is None]
+    free: list[int] = []
+    for i in range(len(taken_by)):
+        if taken_by[i] is None:
+            free.append(i)
     index = free[0] if len(free) == 1 else free[int(rng.random() * len(free))]
     slices = state.portions[index]
     bits = rng.getrandbits(len(slices))
-    eat = tuple(s for i, s in enumerate(slices) if KIND_OF[s] < CHILI and bits >> i & 1)
+    eat: list[int] = []
+    finishers: list[int] = []
+    for i in range(len(slices)):
+        sid = slices[i]
+        if KIND_OF[sid] < CHILI and bits >> i & 1:
+            eat.append(sid)
+        elif IS_FINISHER[sid]:
+            finishers.append(sid)
     steals: list[Steal] = []
-    for f in slices:
-        if IS_FINISHER[f] and f not in eat:
-            kind = KIND_OF[f]
-            options = [
-                (victim, s)
-                for victim, kept in enumerate(state.kept)
-                if victim != seat
-                for s in kept
-                if KIND_OF[s] == kind
-            ]
-            pick = int(rng.random() * (len(options) + 1))
-            if pick < len(options):
-                victim, s = options[pick]
-                steals.append(Steal(f, victim, s))
-    return Take(index, eat, tuple(steals))
+    kept = state.kept
+    for f in finishers:
+        kind = KIND_OF[f]
+        options: list[tuple[int, int]] = []
+        for victim in range(len(kept)):
+            if victim != seat:
+                for sid in kept[victim]:
+                    if KIND_OF[sid] == kind:
+                        options.append((victim, sid))
+        pick = int(rng.random() * (len(options) + 1))
+        if pick < len(options):
+            victim, sid = options[pick]
+            steals.append(Steal(f, victim, sid))
+    return Take(index, tuple(eat), tuple(steals))
 
 
 def play_random(state: State, rng: random.Random) -> State:

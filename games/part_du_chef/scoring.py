@@ -76,11 +76,18 @@ def _best_combo(row: Sequence[int], best_other: Sequence[int], chilis: int) -> t
     index = _CHILI_MEMO.get(key)
     if index is None:
         index, best_points = 0, -1
-        for i, add in enumerate(_CHILI_ADDS[chilis]):
-            points = VARIETY_MULTIPLIER * min(g + a for g, a in zip(gap, add, strict=True))
-            for sort in SORTS:
-                if add[sort] >= need[sort]:
+        adds = _CHILI_ADDS[chilis]
+        for i in range(len(adds)):
+            add = adds[i]
+            low_after = chilis
+            points = 0
+            for sort in range(5):
+                a = add[sort]
+                if gap[sort] + a < low_after:
+                    low_after = gap[sort] + a
+                if a >= need[sort]:
                     points += MAJORITY_VALUE[sort]
+            points += VARIETY_MULTIPLIER * low_after
             if points > best_points:
                 index, best_points = i, points
         if len(_CHILI_MEMO) >= _CHILI_MEMO_SIZE:
@@ -101,13 +108,25 @@ def assign_chilis(kept: Sequence[Sequence[int]], chili_ids: Sequence[Sequence[in
     maximises the holder's own majority + variety, counting the chilis of seats already assigned and
     ignoring the others; ties go to the first multiset in combinations_with_replacement order.
     """
-    table = [list(row[:CHILI]) for row in kept]
+    return _assign([list(row[:CHILI]) for row in kept], chili_ids)
+
+
+def _assign(table: list[list[int]], chili_ids: Sequence[Sequence[int]]) -> list[ChiliAssignment]:
+    """`assign_chilis` on a table of sort counts, which it completes with the chilis it assigns."""
     result: list[ChiliAssignment] = []
-    for seat, ids in enumerate(chili_ids):
+    players = len(table)
+    for seat in range(len(chili_ids)):
+        ids = chili_ids[seat]
         if not ids:
             continue
         row = table[seat]
-        best_other = [max([other[sort] for i, other in enumerate(table) if i != seat]) for sort in SORTS]
+        best_other = [0, 0, 0, 0, 0]
+        for other in range(players):
+            if other != seat:
+                counts = table[other]
+                for sort in range(5):
+                    if counts[sort] > best_other[sort]:
+                        best_other[sort] = counts[sort]
         best = _best_combo(row, best_other, len(ids))
         for slice_id, sort in zip(sorted(ids), best, strict=True):
             row[sort] += 1
@@ -122,19 +141,18 @@ def final_scores(
     received: Sequence[int],
 ) -> tuple[tuple[Score, ...], list[ChiliAssignment]]:
     """Scores per seat from kept counts per kind, kept chili ids, eaten olives and slice points."""
-    if any(chili_ids):
-        chilis = assign_chilis(kept, chili_ids)
-        table = [list(row[:CHILI]) for row in kept]
-        for c in chilis:
-            table[c.seat][c.sort] += 1
-    else:
-        chilis = []
-        table = [list(row[:CHILI]) for row in kept]
+    table = [list(row[:CHILI]) for row in kept]
+    chilis = _assign(table, chili_ids)
+    highest = [0, 0, 0, 0, 0]
+    for row in table:
+        for sort in range(5):
+            if row[sort] > highest[sort]:
+                highest[sort] = row[sort]
     scores = []
-    highest = [max([row[sort] for row in table]) for sort in SORTS]
-    for seat, row in enumerate(table):
+    for seat in range(len(table)):
+        row = table[seat]
         majority = 0
-        for sort in SORTS:
+        for sort in range(5):
             count = row[sort]
             if count and count == highest[sort]:
                 majority += MAJORITY_VALUE[sort]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import replace
 from itertools import combinations
 from typing import Final
 
@@ -97,7 +96,7 @@ class SearchBot:
                 take, gain = take_of_plan(observation, position, index, variant, 0.0)
                 scored.append((variant.value + gain, take))
                 if take.marianne is not None:
-                    scored.append((variant.value, replace(take, marianne=None)))
+                    scored.append((variant.value, Take(take.portion, take.eat, take.steals)))
         scored.sort(key=lambda item: -item[0])
         unique: list[Action] = []
         for _, take in scored:
