@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Final
 
 from .deck import BURNT, BURNT_PENALTY, CHILI, KIND_NAMES, MAJORITY_VALUE, SORTS, VARIETY_MULTIPLIER
 
@@ -15,15 +14,37 @@ _CHILI_COMBOS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
-@dataclass(frozen=True, slots=True)
+# Immutable values written as plain classes with final attributes (see actions.py for why).
+
+
 class Score:
-    seat: int
-    majority: int
-    olives: int
-    slices: int
-    variety: int
-    burnt: int
-    total: int
+    __slots__ = ("seat", "majority", "olives", "slices", "variety", "burnt", "total")
+
+    def __init__(
+        self, seat: int, majority: int, olives: int, slices: int, variety: int, burnt: int, total: int
+    ) -> None:
+        self.seat: Final = seat
+        self.majority: Final = majority
+        self.olives: Final = olives
+        self.slices: Final = slices
+        self.variety: Final = variety
+        self.burnt: Final = burnt
+        self.total: Final = total
+
+    def _key(self) -> tuple[int, int, int, int, int, int, int]:
+        return (self.seat, self.majority, self.olives, self.slices, self.variety, self.burnt, self.total)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Score) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Score(seat={self.seat}, majority={self.majority}, olives={self.olives}, slices={self.slices}, "
+            f"variety={self.variety}, burnt={self.burnt}, total={self.total})"
+        )
 
     def to_json(self) -> dict[str, int]:
         return {
@@ -37,11 +58,27 @@ class Score:
         }
 
 
-@dataclass(frozen=True, slots=True)
 class ChiliAssignment:
-    seat: int
-    slice: int
-    sort: int
+    __slots__ = ("seat", "slice", "sort")
+
+    def __init__(self, seat: int, slice: int, sort: int) -> None:
+        self.seat: Final = seat
+        self.slice: Final = slice
+        self.sort: Final = sort
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ChiliAssignment)
+            and self.seat == other.seat
+            and self.slice == other.slice
+            and self.sort == other.sort
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.slice, self.sort))
+
+    def __repr__(self) -> str:
+        return f"ChiliAssignment(seat={self.seat}, slice={self.slice}, sort={self.sort})"
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "slice": self.slice, "sort": KIND_NAMES[self.sort]}
