@@ -17,12 +17,15 @@ from games.part_du_chef import native
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Random games on the State's fast path, random bots through observations, and La Marianne.
+# Random games on the State's fast path, random bots through observations, La Marianne, and a few
+# games of the search bot, whose playouts run on the fast path.
 PLAY = """
 import hashlib, json, random, sys
 from games.part_du_chef import State, record_of
 from games.part_du_chef import state as state_module
+from games.part_du_chef.bots.greedy import GreedyBot
 from games.part_du_chef.bots.random_bot import RandomBot
+from games.part_du_chef.bots.search import SearchBot
 from games.part_du_chef.play import play_state
 from games.part_du_chef.playout import play_random
 
@@ -37,6 +40,9 @@ for game in range(games):
     for state in (fast, marianne):
         digest.update(json.dumps(record_of(state, names), sort_keys=True).encode())
         digest.update(repr(state.observation(0)).encode())
+for game in range(4):
+    search = [SearchBot(game * 8 + seat, playouts=4) if seat % 2 == 0 else GreedyBot() for seat in range(3)]
+    digest.update(json.dumps(record_of(play_state(search, game, marianne=game % 2 == 0), ["a", "b", "c"])).encode())
 print(json.dumps({"module": state_module.__file__, "games": games, "digest": digest.hexdigest()}))
 """
 
