@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from typing import Any, Final
 
-from .deck import BURNT, BURNT_PENALTY, CHILI, KIND_NAMES, MAJORITY_VALUE, SORTS, VARIETY_MULTIPLIER
+from .deck import BURNT, BURNT_PENALTY, KIND_NAMES, MAJORITY_VALUE, SORTS, VARIETY_MULTIPLIER
 
 # Every multiset of sorts for 0..3 chilis, in the tie-break order the rules fix.
 _CHILI_COMBOS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -100,16 +100,18 @@ def _best_combo(row: Sequence[int], best_other: Sequence[int], chilis: int) -> t
     """
     low = min(row[0], row[1], row[2], row[3], row[4])
     cap = chilis + 1
-    need = []
-    gap = []
-    for sort in SORTS:
+    need = [0, 0, 0, 0, 0]
+    gap = [0, 0, 0, 0, 0]
+    # The key packs chilis (1..3), then per sort need (0..cap <= 4) and gap (0..chilis <= 3).
+    key = chilis
+    for sort in range(5):
         count = row[sort]
         target = best_other[sort] if best_other[sort] > 1 else 1
         n = target - count
-        need.append(0 if n < 0 else cap if n > cap else n)
+        need[sort] = 0 if n < 0 else cap if n > cap else n
         g = count - low
-        gap.append(chilis if g > chilis else g)
-    key = (chilis, *need, *gap)
+        gap[sort] = chilis if g > chilis else g
+        key = (key * 5 + need[sort]) * 4 + gap[sort]
     index = _CHILI_MEMO.get(key)
     if index is None:
         index, best_points = 0, -1
@@ -134,7 +136,7 @@ def _best_combo(row: Sequence[int], best_other: Sequence[int], chilis: int) -> t
 
 
 # Played games reach a few thousand distinct keys; the bound only guards against adversarial input.
-_CHILI_MEMO: dict[tuple[int, ...], int] = {}
+_CHILI_MEMO: dict[int, int] = {}
 _CHILI_MEMO_SIZE = 100_000
 
 
@@ -145,7 +147,11 @@ def assign_chilis(kept: Sequence[Sequence[int]], chili_ids: Sequence[Sequence[in
     maximises the holder's own majority + variety, counting the chilis of seats already assigned and
     ignoring the others; ties go to the first multiset in combinations_with_replacement order.
     """
-    return _assign([list(row[:CHILI]) for row in kept], chili_ids)
+    return _assign(_sort_counts(kept), chili_ids)
+
+
+def _sort_counts(kept: Sequence[Sequence[int]]) -> list[list[int]]:
+    return [[row[0], row[1], row[2], row[3], row[4]] for row in kept]
 
 
 def _assign(table: list[list[int]], chili_ids: Sequence[Sequence[int]]) -> list[ChiliAssignment]:
@@ -178,7 +184,7 @@ def final_scores(
     received: Sequence[int],
 ) -> tuple[tuple[Score, ...], list[ChiliAssignment]]:
     """Scores per seat from kept counts per kind, kept chili ids, eaten olives and slice points."""
-    table = [list(row[:CHILI]) for row in kept]
+    table = _sort_counts(kept)
     chilis = _assign(table, chili_ids)
     highest = [0, 0, 0, 0, 0]
     for row in table:

@@ -47,7 +47,10 @@ def portions_of(ring: tuple[int, ...], cuts: tuple[int, ...]) -> tuple[tuple[int
     """Portion i runs from cut i up to the position before cut i+1, the last one wrapping round."""
     n = len(cuts)
     doubled = ring + ring
-    return tuple(doubled[cuts[i] : (cuts[i + 1] if i + 1 < n else cuts[0] + RING)] for i in range(n))
+    portions = []
+    for i in range(n):
+        portions.append(doubled[cuts[i] : cuts[i + 1] if i + 1 < n else cuts[0] + RING])
+    return tuple(portions)
 
 
 class State:
@@ -370,7 +373,7 @@ class State:
     def _move(self, sid: int, src: int, dst: int) -> None:
         kind = KIND_OF[sid]
         kept = self.kept
-        kept[src] = tuple(s for s in kept[src] if s != sid)
+        kept[src] = tuple([s for s in kept[src] if s != sid])
         self.counts[src][kind] -= 1
         kept[dst] = kept[dst] + (sid,)
         self.counts[dst][kind] += 1
