@@ -89,8 +89,11 @@ def naive_games(module: ModuleType, games: int, players: int, seed: int) -> floa
     """CPU seconds for `games` of the naive engine's random games."""
     play: Callable[[int, int], object] = module.random_game
     start = time.process_time()
-    for i in range(games):
-        play(players, seed + i)
+    try:
+        for i in range(games):
+            play(players, seed + i)
+    except Exception as e:  # a broken yardstick is reported, whatever it raises
+        raise BaselineError(f"{module.__file__}: random_game({players}, {seed + i}) fails: {e!r}") from None
     return time.process_time() - start
 
 
@@ -144,7 +147,11 @@ def report(games: int, players: int, runs: int, baseline: Path, write: Callable[
     rounds = []
     with one_core() as core:
         for n in range(runs):
-            this = run_round(games, players, n * games, module, baseline_games)
+            try:
+                this = run_round(games, players, n * games, module, baseline_games)
+            except BaselineError as e:
+                module, problem = None, str(e)
+                this = run_round(games, players, n * games, None, baseline_games)
             rounds.append(this)
             line = f"round {n + 1}: engine {this.engine:,.0f} games/s, random bots {this.bots:,.0f} games/s"
             if this.naive is not None and this.ratio is not None and this.bots_ratio is not None:
