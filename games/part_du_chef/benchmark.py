@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .bots.random_bot import RandomBot
-from .play import play_state
 from .playout import play_random
+from .simulation import bench_run
 from .state import State
 
 # The repository's parent holds the shared yardstick: <repo>/../shared/bench/naive_engine.py.
@@ -61,11 +60,7 @@ def engine_games(games: int, players: int, seed: int) -> float:
 
 def bot_games(games: int, players: int, seed: int) -> float:
     """CPU seconds for `games` games between random bots, each decision from a fresh observation."""
-    bots = [RandomBot(seat) for seat in range(players)]
-    start = time.process_time()
-    for i in range(games):
-        play_state(bots, seed + i).scores()
-    return time.process_time() - start
+    return bench_run(games, players, seed)[0]
 
 
 def load_baseline(path: Path) -> ModuleType:
