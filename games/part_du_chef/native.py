@@ -37,13 +37,18 @@ def build_package_dir() -> Path:
     return BUILD_DIR / "games" / "part_du_chef"
 
 
-def usable_build() -> Path | None:
-    """The compiled build's directory when it is present, current and not turned off, else None."""
-    if os.environ.get(PURE_VARIABLE):
-        return None
+def current_build() -> Path | None:
+    """The compiled build's directory when it is present and matches the sources, else None."""
     stamp = build_package_dir() / STAMP_NAME
     try:
         built = stamp.read_text().strip()
     except OSError:
         return None
     return build_package_dir() if built == source_digest() else None
+
+
+def usable_build() -> Path | None:
+    """The compiled build's directory when it is current and not turned off, else None."""
+    if os.environ.get(PURE_VARIABLE):
+        return None
+    return current_build()

@@ -48,9 +48,9 @@ print(json.dumps({"module": state_module.__file__, "games": games, "digest": dig
 
 
 def ensure_build() -> None:
-    if native.usable_build() is None:
+    if native.current_build() is None:
         subprocess.run([sys.executable, str(ROOT / "scripts" / "build_engine.py")], cwd=ROOT, check=True)
-    assert native.usable_build() is not None, "the compiled build does not match the sources after building"
+    assert native.current_build() is not None, "the compiled build does not match the sources after building"
 
 
 def play(pure: bool, games: int) -> dict[str, object]:
@@ -72,14 +72,20 @@ def test_the_compiled_engine_writes_the_records_of_the_pure_python_one() -> None
     assert compiled["digest"] == pure["digest"]
 
 
+def test_the_pure_python_modules_are_used_on_request() -> None:
+    ensure_build()
+    assert str(play(True, 1)["module"]).endswith("state.py")
+    assert str(play(False, 1)["module"]).endswith(".so")
+
+
 def test_a_build_older_than_its_sources_is_not_used() -> None:
     ensure_build()
     stamp = native.build_package_dir() / native.STAMP_NAME
     kept = stamp.read_text()
     try:
         stamp.write_text("0" * 64 + "\n")
-        assert native.usable_build() is None
+        assert native.current_build() is None
         assert str(play(False, 1)["module"]).endswith("state.py")
     finally:
         stamp.write_text(kept)
-    assert native.usable_build() == native.build_package_dir()
+    assert native.current_build() == native.build_package_dir()
