@@ -45,5 +45,7 @@ echo "==> mypy --strict games/" >&2
 "$VENV/bin/mypy" --strict games/
 echo "==> OpenAPI schema" >&2
 "$VENV/bin/python" manage.py spectacular --validate --fail-on-warn --file "$(mktemp)"
+echo "==> compiled rules engine (mypyc)" >&2
+"$VENV/bin/python" scripts/build_engine.py
 echo "==> pytest" >&2
 "$VENV/bin/python" -m pytest tests/ -p no:cacheprovider

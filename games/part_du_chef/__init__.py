@@ -10,6 +10,13 @@
 
 from __future__ import annotations
 
+from .native import usable_build
+
+# A current compiled build of the hot modules, when there is one, is imported instead of their sources.
+_build = usable_build()
+if _build is not None:
+    __path__.insert(0, str(_build))
+
 from .actions import Action, Cut, Steal, Swap, Take, action_from_json
 from .deck import DECK, KIND_NAMES, Slice, deal
 from .errors import IllegalAction, RecordError

@@ -6,39 +6,96 @@ the one of game records and of the bot protocol.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from .errors import IllegalAction
 
+# Actions are immutable values, written as plain classes with final attributes rather than frozen
+# dataclasses: a frozen dataclass pays for its immutability on every construction, and playouts and
+# bots build an action per decision. mypy refuses any assignment to them, and so does the compiled
+# build at run time.
 
-@dataclass(frozen=True, slots=True)
+
 class Swap:
     """La Marianne: the holder's kept slices `give[i]` go to the owner of `take[i]`, and back."""
 
-    give: tuple[int, int]
-    take: tuple[int, int]
+    __slots__ = ("give", "take")
+
+    def __init__(self, give: tuple[int, int], take: tuple[int, int]) -> None:
+        self.give: Final = give
+        self.take: Final = take
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Swap) and self.give == other.give and self.take == other.take
+
+    def __hash__(self) -> int:
+        return hash((self.give, self.take))
+
+    def __repr__(self) -> str:
+        return f"Swap(give={self.give!r}, take={self.take!r})"
 
     def to_json(self) -> dict[str, Any]:
         return {"give": list(self.give), "take": list(self.take)}
 
 
-@dataclass(frozen=True, slots=True, order=True)
 class Steal:
-    """A kept double finisher takes `slice` of its sort from seat `victim`."""
+    """A kept double finisher takes `slice` of its sort from seat `victim`. Steals order by their fields."""
 
-    finisher: int
-    victim: int
-    slice: int
+    __slots__ = ("finisher", "victim", "slice")
+
+    def __init__(self, finisher: int, victim: int, slice: int) -> None:
+        self.finisher: Final = finisher
+        self.victim: Final = victim
+        self.slice: Final = slice
+
+    def _key(self) -> tuple[int, int, int]:
+        return (self.finisher, self.victim, self.slice)
+
+    def _other_key(self, other: object) -> tuple[int, int, int]:
+        if not isinstance(other, Steal):
+            raise TypeError(f"a steal cannot be compared with {type(other).__name__}")
+        return other._key()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Steal) and self._key() == other._key()
+
+    def __lt__(self, other: object) -> bool:
+        return self._key() < self._other_key(other)
+
+    def __le__(self, other: object) -> bool:
+        return self._key() <= self._other_key(other)
+
+    def __gt__(self, other: object) -> bool:
+        return self._key() > self._other_key(other)
+
+    def __ge__(self, other: object) -> bool:
+        return self._key() >= self._other_key(other)
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Steal(finisher={self.finisher!r}, victim={self.victim!r}, slice={self.slice!r})"
 
     def to_json(self) -> dict[str, Any]:
         return {"finisher": self.finisher, "from": self.victim, "slice": self.slice}
 
 
-@dataclass(frozen=True, slots=True)
 class Cut:
-    cuts: tuple[int, ...]
-    marianne: Swap | None = None
+    __slots__ = ("cuts", "marianne")
+
+    def __init__(self, cuts: tuple[int, ...], marianne: Swap | None = None) -> None:
+        self.cuts: Final = cuts
+        self.marianne: Final = marianne
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cut) and self.cuts == other.cuts and self.marianne == other.marianne
+
+    def __hash__(self) -> int:
+        return hash((self.cuts, self.marianne))
+
+    def __repr__(self) -> str:
+        return f"Cut(cuts={self.cuts!r}, marianne={self.marianne!r})"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,12 +105,31 @@ class Cut:
         }
 
 
-@dataclass(frozen=True, slots=True)
 class Take:
-    portion: int
-    eat: tuple[int, ...] = ()
-    steals: tuple[Steal, ...] = ()
-    marianne: Swap | None = None
+    __slots__ = ("portion", "eat", "steals", "marianne")
+
+    def __init__(
+        self, portion: int, eat: tuple[int, ...] = (), steals: tuple[Steal, ...] = (), marianne: Swap | None = None
+    ) -> None:
+        self.portion: Final = portion
+        self.eat: Final = eat
+        self.steals: Final = steals
+        self.marianne: Final = marianne
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Take)
+            and self.portion == other.portion
+            and self.eat == other.eat
+            and self.steals == other.steals
+            and self.marianne == other.marianne
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.portion, self.eat, self.steals, self.marianne))
+
+    def __repr__(self) -> str:
+        return f"Take(portion={self.portion!r}, eat={self.eat!r}, steals={self.steals!r}, marianne={self.marianne!r})"
 
     def to_json(self) -> dict[str, Any]:
         return {

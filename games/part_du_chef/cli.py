@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.console import Console
@@ -31,7 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from . import simulation
+from . import benchmark, simulation
 from .actions import Cut, Swap, Take, action_from_json
 from .bots import BOT_NAMES
 from .comparison import Comparison, compare
@@ -131,6 +132,11 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
     p.add_argument("--games", type=int, help="games per run (default 2000)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--runs", type=int, default=5, help="runs, of which the median is reported (default 5)")
+    p.add_argument(
+        "--baseline",
+        default=str(benchmark.DEFAULT_BASELINE),
+        help="the naive engine to measure the ratio against (default ../shared/bench/naive_engine.py)",
+    )
     p.add_argument(
         "--think",
         metavar="BOT",
@@ -556,17 +562,7 @@ def _bench(args: argparse.Namespace) -> int:
     _players(args.players)
     if args.think is not None:
         return _think(args)
-    rates = []
-    for run in range(args.runs):
-        cpu, wall = simulation.bench_run(args.games, args.players, seed=run * args.games)
-        rate = args.games / max(cpu, 1e-9)
-        rates.append(rate)
-        print(f"run {run + 1}: {args.games:,} games, {cpu:.2f} s CPU ({wall:.2f} s wall), {rate:,.0f} games/s")
-    median = statistics.median(rates)
-    print(
-        f"{args.players}-player random games, play + scoring, one core (CPU time), median of {args.runs} runs: "
-        f"{median:,.0f} games/s"
-    )
+    benchmark.report(args.games, args.players, args.runs, Path(args.baseline))
     return 0
 
 

@@ -8,6 +8,10 @@ from .deck import CHILI, DECK, KIND_NAMES, KIND_OF
 from .scoring import final_scores
 
 
+def _slice_objects(ids: tuple[int, ...]) -> list[dict[str, object]]:
+    return [DECK[s].to_json() for s in ids]
+
+
 class Observation(NamedTuple):
     """A seat's view: the current pizza and its cut, every player's kept and eaten slices, La Marianne,
     and how many slices of each kind are still to come (never which, nor where).
@@ -54,9 +58,6 @@ class Observation(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The observation as bot protocol v1 sends it (see docs/bot-protocol.md)."""
 
-        def objs(ids: tuple[int, ...]) -> list[dict[str, object]]:
-            return [DECK[s].to_json() for s in ids]
-
         return {
             "seat": self.seat,
             "players": self.players,
@@ -65,13 +66,13 @@ class Observation(NamedTuple):
             "phase": self.phase,
             "to_act": self.to_act,
             "turn": self.turn,
-            "ring": objs(self.ring),
+            "ring": _slice_objects(self.ring),
             "cuts": None if self.cuts is None else list(self.cuts),
             "portions": [
                 {"index": i, "slices": list(p), "taken_by": self.taken_by[i]} for i, p in enumerate(self.portions)
             ],
-            "kept": [objs(k) for k in self.kept],
-            "eaten": [objs(e) for e in self.eaten],
+            "kept": [_slice_objects(k) for k in self.kept],
+            "eaten": [_slice_objects(e) for e in self.eaten],
             "olives": list(self.olives),
             "slices": list(self.slices),
             "scores": self.provisional_scores(),

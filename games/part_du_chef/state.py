@@ -10,6 +10,7 @@ from .actions import Action, Cut, Steal, Swap, Take
 from .deck import (
     BURNT,
     CHILI,
+    CHILI_IDS,
     DECK,
     IS_FINISHER,
     KIND_NAMES,
@@ -27,6 +28,8 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
 _KINDS: Final = len(KIND_NAMES)
 _NOBODY: Final = -1
+_DECK_SIZE: Final = len(DECK)
+_EVERY_SEAT: Final = {n: frozenset(range(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
 def _unseen_after(pizzas: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
@@ -44,7 +47,10 @@ def portions_of(ring: tuple[int, ...], cuts: tuple[int, ...]) -> tuple[tuple[int
     """Portion i runs from cut i up to the position before cut i+1, the last one wrapping round."""
     n = len(cuts)
     doubled = ring + ring
-    return tuple(doubled[cuts[i] : (cuts[i + 1] if i + 1 < n else cuts[0] + RING)] for i in range(n))
+    portions = []
+    for i in range(n):
+        portions.append(doubled[cuts[i] : cuts[i + 1] if i + 1 < n else cuts[0] + RING])
+    return tuple(portions)
 
 
 class State:
@@ -93,7 +99,7 @@ class State:
     received: list[int]
     owner: list[int]
     history: list[tuple[int, int, Action]]
-    _unseen: tuple[tuple[int, ...], ...]
+    _unseen: tuple[tuple[int, ...], ...] | None
     _marianne_seats_sorted: tuple[int, ...]
 
     @classmethod
@@ -113,10 +119,14 @@ class State:
             raise ValueError(f"La Part du Chef is played by 2 to 5 players, not {players}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError("the seed must be an integer")
-        seats = frozenset(range(players)) if marianne_seats is None else frozenset(marianne_seats)
-        if any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in seats):
-            raise ValueError(f"marianne_seats must be seats between 0 and {players - 1}")
-        self = cls.__new__(cls)
+        if marianne_seats is None:
+            seats = _EVERY_SEAT[players]
+        else:
+            seats = frozenset(marianne_seats)
+            for s in seats:
+                if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players:
+                    raise ValueError(f"marianne_seats must be seats between 0 and {players - 1}")
+        self = cls()
         self.players = players
         self.seed = seed
         self.pizzas = deal(seed) if pizzas is None else pizzas
@@ -135,10 +145,12 @@ class State:
         self.eaten = [()] * players
         self.olives = [0] * players
         self.received = [0] * players
-        self.owner = [_NOBODY] * len(DECK)
+        self.owner = [_NOBODY] * _DECK_SIZE
         self.history = []
-        self._unseen = _unseen_after(self.pizzas)
-        self._pass_marianne()
+        # Only observations need the counts of slices to come: they are counted on the first one.
+        self._unseen = None
+        if marianne:
+            self._pass_marianne()
         return self
 
     @classmethod
@@ -184,7 +196,7 @@ class State:
         return state
 
     def clone(self) -> State:
-        other = State.__new__(State)
+        other = State()
         other.players = self.players
         other.seed = self.seed
         other.pizzas = self.pizzas
@@ -361,11 +373,42 @@ class State:
     def _move(self, sid: int, src: int, dst: int) -> None:
         kind = KIND_OF[sid]
         kept = self.kept
-        kept[src] = tuple(s for s in kept[src] if s != sid)
+        kept[src] = tuple([s for s in kept[src] if s != sid])
         self.counts[src][kind] -= 1
         kept[dst] = kept[dst] + (sid,)
         self.counts[dst][kind] += 1
         self.owner[sid] = dst
+
+    def _check_steals(
+        self,
+        seat: int,
+        index: int,
+        slices: tuple[int, ...],
+        eat: tuple[int, ...],
+        steals: tuple[Steal, ...],
+        owner_after: dict[int, int],
+    ) -> None:
+        used: set[int] = set()
+        for steal in steals:
+            f, victim, sid = steal.finisher, steal.victim, steal.slice
+            if f not in slices or not IS_FINISHER[f]:
+                raise IllegalAction(f"slice {f} is not a double finisher in portion {index}")
+            if f in eat:
+                raise IllegalAction(f"finisher {f} is eaten: only a kept finisher steals")
+            if f in used:
+                raise IllegalAction(f"finisher {f} steals only once")
+            used.add(f)
+            if isinstance(victim, bool) or not isinstance(victim, int) or not 0 <= victim < self.players:
+                raise IllegalAction(f"there is no seat {victim!r} to steal from")
+            if victim == seat:
+                raise IllegalAction("a finisher steals from an opponent, not from its taker")
+            if not isinstance(sid, int) or not 0 <= sid < _DECK_SIZE or self.owner[sid] != victim:
+                raise IllegalAction(f"seat {victim} does not keep slice {sid}")
+            if KIND_OF[sid] != KIND_OF[f]:
+                raise IllegalAction(
+                    f"finisher {f} steals {KIND_NAMES[KIND_OF[f]]}, and slice {sid} is {KIND_NAMES[KIND_OF[sid]]}"
+                )
+            owner_after[sid] = seat
 
     def _apply_cut(self, seat: int, action: Cut) -> None:
         cuts = action.cuts
@@ -407,31 +450,12 @@ class State:
                 raise IllegalAction(f"slice {sid} is a chili: a chili cannot be eaten")
             if kind == BURNT:
                 raise IllegalAction(f"slice {sid} is burnt: a burnt slice cannot be eaten")
-        if len(set(eat)) != len(eat):
+        if len(eat) > 1 and len(set(eat)) != len(eat):
             raise IllegalAction("a slice is listed twice in eat")
         owner_after: dict[int, int] = {}
-        if action.steals:
-            used: set[int] = set()
-            for steal in action.steals:
-                f, victim, sid = steal.finisher, steal.victim, steal.slice
-                if f not in slices or not IS_FINISHER[f]:
-                    raise IllegalAction(f"slice {f} is not a double finisher in portion {index}")
-                if f in eat:
-                    raise IllegalAction(f"finisher {f} is eaten: only a kept finisher steals")
-                if f in used:
-                    raise IllegalAction(f"finisher {f} steals only once")
-                used.add(f)
-                if isinstance(victim, bool) or not isinstance(victim, int) or not 0 <= victim < self.players:
-                    raise IllegalAction(f"there is no seat {victim!r} to steal from")
-                if victim == seat:
-                    raise IllegalAction("a finisher steals from an opponent, not from its taker")
-                if not 0 <= sid < len(DECK) or self.owner[sid] != victim:
-                    raise IllegalAction(f"seat {victim} does not keep slice {sid}")
-                if KIND_OF[sid] != KIND_OF[f]:
-                    raise IllegalAction(
-                        f"finisher {f} steals {KIND_NAMES[KIND_OF[f]]}, and slice {sid} is {KIND_NAMES[KIND_OF[sid]]}"
-                    )
-                owner_after[sid] = seat
+        steals = action.steals
+        if steals:
+            self._check_steals(seat, index, slices, eat, steals, owner_after)
         if action.marianne is not None:
             self._check_marianne_use(seat)
             for sid in slices:
@@ -442,24 +466,32 @@ class State:
         # Legal: apply.
         counts, owner = self.counts[seat], self.owner
         received = 0
-        olives = 0
         kept: list[int] = []
-        for sid in slices:
-            kind = KIND_OF[sid]
-            if kind != BURNT:
-                received += 1
-            if sid in eat:
-                olives += OLIVES_OF[sid]
-            else:
-                kept.append(sid)
+        if eat:
+            olives = 0
+            for sid in slices:
+                kind = KIND_OF[sid]
+                if kind != BURNT:
+                    received += 1
+                if sid in eat:
+                    olives += OLIVES_OF[sid]
+                else:
+                    kept.append(sid)
+                    counts[kind] += 1
+                    owner[sid] = seat
+            self.eaten[seat] += tuple(eat)
+            self.olives[seat] += olives
+            self.kept[seat] += tuple(kept)
+        else:
+            for sid in slices:
+                kind = KIND_OF[sid]
+                if kind != BURNT:
+                    received += 1
                 counts[kind] += 1
                 owner[sid] = seat
-        self.kept[seat] += tuple(kept)
-        if eat:
-            self.eaten[seat] += tuple(eat)
+            self.kept[seat] += slices
         self.received[seat] += received
-        self.olives[seat] += olives
-        for steal in action.steals:
+        for steal in steals:
             self._move(steal.slice, steal.victim, seat)
         taken_by[index] = seat
         self.takes_done += 1
@@ -486,7 +518,13 @@ class State:
     # -- results ---------------------------------------------------------------------------
 
     def _kept_chilis(self) -> list[list[int]]:
-        return [[s for s in k if KIND_OF[s] == CHILI] for k in self.kept]
+        # Chilis are always kept, so their owners say who holds them.
+        held: list[list[int]] = [[] for _ in range(self.players)]
+        owner = self.owner
+        for sid in CHILI_IDS:
+            if owner[sid] >= 0:
+                held[owner[sid]].append(sid)
+        return held
 
     def results(self) -> tuple[tuple[Score, ...], list[ChiliAssignment]]:
         """Scores (as if the game ended now) and the chili assignment they rest on."""
@@ -532,8 +570,14 @@ class State:
             self.marianne_enabled and not self.marianne_used,
             self.marianne_holder,
             self._marianne_seats_sorted,
-            self._unseen[min(pizza, PIZZAS)],
+            self._unseen_counts()[min(pizza, PIZZAS)],
         )
+
+    def _unseen_counts(self) -> tuple[tuple[int, ...], ...]:
+        unseen = self._unseen
+        if unseen is None:
+            unseen = self._unseen = _unseen_after(self.pizzas)
+        return unseen
 
     def to_record(self, players: list[str] | tuple[str, ...], extra: dict[str, Any] | None = None) -> dict[str, Any]:
         from .record import record_of

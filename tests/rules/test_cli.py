@@ -147,7 +147,8 @@ def test_bench_ends_with_the_rate(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "bench", "--games", "40", "--runs", "3")
     assert status == 0
     lines = out.splitlines()
-    assert len(lines) == 4
+    # A line per round, the ratio to the naive engine (or why there is none), the rate.
+    assert len(lines) == 5
     assert re.fullmatch(
         r"4-player random games, play \+ scoring, one core \(CPU time\), median of 3 runs: [\d,]+ games/s", lines[-1]
     )

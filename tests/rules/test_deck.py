@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from games.part_du_chef import DECK, deal
@@ -52,3 +53,27 @@ def test_the_same_seed_deals_the_same_pizzas_and_other_seeds_differ() -> None:
 def test_the_deal_of_seed_zero_is_pinned() -> None:
     # Changing the deal would change every stored record: this pin makes it deliberate.
     assert deal(0)[0] == (60, 46, 23, 1, 6, 58, 39, 26, 10, 32, 37, 8, 19)
+
+
+def deal_with_random_random(seed: int) -> tuple[tuple[int, ...], ...]:
+    """The deal exactly as docs/record-format.md states it, through random.Random(seed).random()."""
+    uniform = random.Random(seed).random
+
+    def shuffle(items: list[int]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = int(uniform() * (i + 1))
+            items[i], items[j] = items[j], items[i]
+
+    others = [s.id for s in DECK if s.kind != BURNT]
+    shuffle(others)
+    pizzas = []
+    for p in range(5):
+        ring = [*others[12 * p : 12 * p + 12], BURNT_IDS[p]]
+        shuffle(ring)
+        pizzas.append(tuple(ring))
+    return tuple(pizzas)
+
+
+def test_the_deal_draws_what_random_random_of_the_seed_draws() -> None:
+    for seed in [*range(2000), -1, -(2**70), 2**63 - 1, 10**40]:
+        assert deal(seed) == deal_with_random_random(seed), seed

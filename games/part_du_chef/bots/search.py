@@ -19,26 +19,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import replace
-from itertools import combinations
-from typing import Final
 
-from ..actions import Action, Cut, Steal, Take
-from ..deck import BURNT, CHILI, IS_FINISHER, KIND_OF, MAJORITY_VALUE, OLIVES_OF, PIZZAS, RING, SORTS
+from ..actions import Action, Cut, Take
+from ..deck import PIZZAS
 from ..observation import Observation
+from ..playout import play_policies
 from ..state import State
 from .determinize import sample_state
 from .evaluation import Position, plan_take, rank_cuts, relative, steal_slices, take_of_plan
-
-_CUTS: Final = {n: tuple(combinations(range(RING), n)) for n in range(2, 6)}
-# What a kept slice is worth beyond its slice point in a playout, and more for a sort not yet held
-# (every sort held is what the variety bonus asks for).
-_KEEP: Final = 1.0
-_NEW_SORT: Final = 2.0
-# A slice's rough worth when cutting in a playout: the chef keeps what the others leave.
-_SLICE_WORTH: Final = tuple(
-    -4.0 if KIND_OF[s] == BURNT else 3.0 if KIND_OF[s] == CHILI else 1.5 + OLIVES_OF[s] / 2 for s in range(65)
-)
 
 
 class SearchBot:
@@ -97,7 +85,7 @@ class SearchBot:
                 take, gain = take_of_plan(observation, position, index, variant, 0.0)
                 scored.append((variant.value + gain, take))
                 if take.marianne is not None:
-                    scored.append((variant.value, replace(take, marianne=None)))
+                    scored.append((variant.value, Take(take.portion, take.eat, take.steals)))
         scored.sort(key=lambda item: -item[0])
         unique: list[Action] = []
         for _, take in scored:
@@ -132,7 +120,7 @@ class SearchBot:
                     play = state.clone()
                     for action in lines[i]:
                         play.apply(action)
-                    _play_out(play, random.Random(policy_seed), self.cut_samples)
+                    play_policies(play, random.Random(policy_seed), self.cut_samples)
                     totals[i] += relative([s.total for s in play.scores()], seat)
                 state = None
                 if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
@@ -170,82 +158,3 @@ def _finish_pizza(state: State) -> list[Action]:
         state.apply(take)
         actions.append(take)
     return actions
-
-
-def _play_out(state: State, rng: random.Random, cut_samples: int) -> None:
-    """Play to the end with the fast policies: a balanced cut among a few random ones, a quick take."""
-    while True:
-        seat = state.to_act
-        if seat is None:
-            return
-        if state.cuts is None:
-            state.apply(Cut(_quick_cut(state.ring, state.players, rng, cut_samples)))
-        else:
-            state.apply(_quick_take(state, seat))
-
-
-def _quick_cut(ring: tuple[int, ...], players: int, rng: random.Random, samples: int) -> tuple[int, ...]:
-    every = _CUTS[players]
-    worth = [_SLICE_WORTH[s] for s in ring]
-    prefix = [0.0]
-    for w in worth + worth:
-        prefix.append(prefix[-1] + w)
-    best, best_value = every[0], float("-inf")
-    for _ in range(samples):
-        cuts = every[int(rng.random() * len(every))]
-        low = min(prefix[(cuts[i + 1] if i + 1 < players else cuts[0] + RING)] - prefix[c] for i, c in enumerate(cuts))
-        if low > best_value:
-            best, best_value = cuts, low
-    return best
-
-
-def _quick_take(state: State, seat: int) -> Take:
-    counts = state.counts
-    mine = counts[seat]
-    others = [row for other, row in enumerate(counts) if other != seat]
-    best_other = [max(row[k] for row in others) for k in SORTS]
-    best_value, best_index = float("-inf"), -1
-    best_eat: tuple[int, ...] = ()
-    for index, who in enumerate(state.taken_by):
-        if who is not None:
-            continue
-        value, eat = _quick_plan(state.portions[index], mine, best_other)
-        if value > best_value:
-            best_value, best_index, best_eat = value, index, eat
-    steals = []
-    for sid in state.portions[best_index]:
-        if IS_FINISHER[sid] and sid not in best_eat:
-            kind = KIND_OF[sid]
-            victim = max(range(state.players), key=lambda v: -1 if v == seat else counts[v][kind])
-            if victim != seat and counts[victim][kind]:
-                stolen = next(s for s in state.kept[victim] if KIND_OF[s] == kind)
-                steals.append(Steal(sid, victim, stolen))
-    return Take(best_index, best_eat, tuple(steals))
-
-
-def _quick_plan(slices: tuple[int, ...], mine: list[int], best_other: list[int]) -> tuple[float, tuple[int, ...]]:
-    """A portion's rough worth to a taker, keeping a sort when it wins or holds the majority by it."""
-    value = 0.0
-    by_sort: dict[int, list[int]] = {}
-    for sid in slices:
-        kind = KIND_OF[sid]
-        if kind == BURNT:
-            value -= 3.0
-        elif kind == CHILI:
-            value += 1.0 + _NEW_SORT
-        else:
-            value += 1.0
-            by_sort.setdefault(kind, []).append(sid)
-    eat: list[int] = []
-    for kind, group in by_sort.items():
-        have, rival, n = mine[kind], best_other[kind], len(group)
-        keep = MAJORITY_VALUE[kind] * ((have + n >= rival) - (have > 0 and have >= rival)) + n * _KEEP
-        if have == 0:
-            keep += _NEW_SORT
-        olives = sum(OLIVES_OF[s] for s in group)
-        if olives > keep:
-            value += olives
-            eat.extend(group)
-        else:
-            value += keep
-    return value, tuple(eat)
