@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from web import views
+from web import streams, views
 
 app_name = "web"
 
@@ -19,6 +19,8 @@ urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/<int:match_id>/", views.play_page, name="play"),
     path("play/<int:match_id>/panel/", views.play_panel, name="play-panel"),
+    path("events/me/", streams.my_events, name="my-events"),
+    path("events/tables/<int:match_id>/", streams.table_events, name="table-events"),
     path("rules/", views.rules, name="rules"),
     path("my-bots/", views.my_bots, name="bots"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -82,13 +82,20 @@
     }).catch(function () { errorBox.textContent = "…"; if (button) button.disabled = false; });
   }
 
+  var again = false;
+  function done() {
+    busy = false;
+    // An update announced while this one was under way: read again.
+    if (again) { again = false; refresh(false); }
+  }
+
   function refresh(force) {
-    if (busy) return;
+    if (busy) { again = true; return; }
     busy = true;
     fetch(panel.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
       .then(function (state) {
-        if (!force && String(state.turn) === String(turn) && state.status === status) { busy = false; return null; }
+        if (!force && String(state.turn) === String(turn) && state.status === status) { done(); return null; }
         turn = String(state.turn); status = state.status;
         return fetch(panel.dataset.panelUrl, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
           var focused = document.activeElement && document.activeElement.id;
@@ -97,10 +104,10 @@
           bind();
           var first = panel.querySelector("#play-form input:not([type=hidden])");
           if (first && !focused) first.focus({ preventScroll: true });
-          busy = false;
+          done();
         });
       })
-      .catch(function () { busy = false; });
+      .catch(function () { done(); });
   }
 
   var clockTimer = null;
@@ -117,6 +124,19 @@
     }, 1000);
   }
 
+  // Pushed updates: each move is announced on the table's stream; polling stays as the fallback,
+  // rarer while the stream is open.
+  var streaming = false;
+  if (window.EventSource && panel.dataset.eventsUrl) {
+    var source = new EventSource(panel.dataset.eventsUrl);
+    source.addEventListener("ready", function () { streaming = true; document.documentElement.dataset.live = "on"; refresh(false); });
+    source.onmessage = function () { refresh(false); };
+    source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
+  }
   bind();
-  setInterval(function () { if (status !== "finished") refresh(false); }, 1500);
+  var ticks = 0;
+  setInterval(function () {
+    ticks += 1;
+    if (status !== "finished" && (!streaming || ticks % 8 === 0)) refresh(false);
+  }, 1500);
 })();

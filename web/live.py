@@ -1,0 +1,101 @@
+"""Pushed updates: what changed at a table or in a person's lobby, published on Redis pub/sub.
+
+Receivers on the models where play state is saved publish, once the transaction commits, a small
+JSON event on a channel of the table or of the person; `web.streams` relays the channels to browsers
+as Server-Sent Events. An event carries no hidden information (ids and turn numbers only): the page
+fetches what it may show through its usual views. Without Redis nothing is published and the pages
+poll.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from arena.models import MatchSeat
+from arena.play.models import FriendlyTable, LiveGame, TableSeat
+
+log = logging.getLogger(__name__)
+
+_client: redis.Redis | None = None
+
+
+def _prefix() -> str:
+    # One Redis serves every database the service may point at (and each test run has its own).
+    return f"arena-live:{connection.settings_dict['NAME']}"
+
+
+def table_channel(match_id: int) -> str:
+    return f"{_prefix()}:table:{match_id}"
+
+
+def player_channel(player_id: int) -> str:
+    return f"{_prefix()}:player:{player_id}"
+
+
+def _redis() -> redis.Redis | None:
+    global _client
+    if settings.REDIS_FALLBACK:
+        return None
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return _client
+
+
+def publish(channel: str, event: dict[str, Any]) -> None:
+    """Send one event now; a page missing it still catches up by polling, so a failure only logs."""
+    client = _redis()
+    if client is None:
+        return
+    try:
+        client.publish(channel, json.dumps(event))
+    except redis.RedisError as exc:
+        log.warning("live update on %s not published: %s", channel, exc)
+
+
+def _tell_players(player_ids: Iterable[int], event: dict[str, Any]) -> None:
+    for player_id in set(player_ids):
+        publish(player_channel(player_id), event)
+
+
+@receiver(post_save, sender=LiveGame, dispatch_uid="web-live-table")
+def table_saved(sender: type[LiveGame], instance: LiveGame, created: bool, **_: Any) -> None:
+    match_id, turn, over = instance.match_id, instance.turn, instance.to_act is None
+    event = {"type": "turn", "match": match_id, "turn": turn, "over": over}
+
+    def send() -> None:
+        publish(table_channel(match_id), event)
+        if created:
+            # The table has just formed: everyone seated is taken to it.
+            seated = MatchSeat.objects.filter(match_id=match_id).values_list("player_id", flat=True)
+            _tell_players(seated, {"type": "table", "match": match_id})
+
+    transaction.on_commit(send)
+
+
+def _lobby_changed(table_id: int) -> None:
+    def send() -> None:
+        seated = TableSeat.objects.filter(table_id=table_id).values_list("player_id", flat=True)
+        _tell_players(seated, {"type": "lobby", "table": table_id})
+
+    transaction.on_commit(send)
+
+
+@receiver(post_save, sender=FriendlyTable, dispatch_uid="web-live-friendly-table")
+def friendly_table_saved(sender: type[FriendlyTable], instance: FriendlyTable, **_: Any) -> None:
+    """Opened (the invitations appear at once), started or cancelled."""
+    _lobby_changed(instance.pk)
+
+
+@receiver(post_save, sender=TableSeat, dispatch_uid="web-live-table-seat")
+def table_seat_saved(sender: type[TableSeat], instance: TableSeat, **_: Any) -> None:
+    """A guest accepted: the host and the other guests see the tick."""
+    _lobby_changed(instance.table_id)
