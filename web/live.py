@@ -26,6 +26,8 @@ from arena.play.models import FriendlyTable, LiveGame, TableSeat
 log = logging.getLogger(__name__)
 
 _client: redis.Redis | None = None
+# How long the notes of the house's moves outlive the table's last change.
+HOUSE_NOTES_SECONDS = 7 * 24 * 3600
 
 
 def _prefix() -> str:
@@ -66,12 +68,76 @@ def _tell_players(player_ids: Iterable[int], event: dict[str, Any]) -> None:
         publish(player_channel(player_id), event)
 
 
+def _house_key(match_id: int) -> str:
+    return f"{_prefix()}:house:{match_id}"
+
+
+def house_moves(match_id: int) -> dict[int, str]:
+    """Decisions (by index in the record) the house took for a person: "clock" when their time ran
+    out, "left" once they had left. Kept beside the live updates: the record does not say who chose."""
+    client = _redis()
+    if client is None:
+        return {}
+    try:
+        raw = client.hget(_house_key(match_id), "moves")
+    except redis.RedisError:
+        return {}
+    return {int(k): str(v) for k, v in json.loads(raw).items()} if raw else {}
+
+
+def _note_house_move(live: LiveGame) -> None:
+    """Compare the saved clocks with the last ones seen: a timeout counted with this decision means the
+    house took it; a seat already out when it acted is played by the house."""
+    client = _redis()
+    actions = live.record.get("actions") or []
+    if client is None or not actions:
+        return
+    key = _house_key(live.match_id)
+    try:
+        seen_raw, moves_raw = client.hmget(key, ["seen", "moves"])
+        seen = (
+            json.loads(seen_raw) if seen_raw else {"timeouts": [0] * len(live.timeouts), "out": [False] * len(live.out)}
+        )
+        moves = json.loads(moves_raw) if moves_raw else {}
+        seat = int(actions[-1]["seat"])
+        index = len(actions) - 1
+        if 0 <= seat < len(live.timeouts):
+            if live.timeouts[seat] > seen["timeouts"][seat]:
+                moves[str(index)] = "clock"
+            elif seen["out"][seat]:
+                moves[str(index)] = "left"
+        client.hset(
+            key, mapping={"seen": json.dumps({"timeouts": live.timeouts, "out": live.out}), "moves": json.dumps(moves)}
+        )
+        client.expire(key, HOUSE_NOTES_SECONDS)
+    except (redis.RedisError, ValueError, KeyError, IndexError, TypeError) as exc:
+        log.warning("house moves of match %s not noted: %s", live.match_id, exc)
+
+
+def _note_seen(live: LiveGame) -> None:
+    client = _redis()
+    if client is None:
+        return
+    key = _house_key(live.match_id)
+    try:
+        client.hset(key, "seen", json.dumps({"timeouts": live.timeouts, "out": live.out}))
+        client.expire(key, HOUSE_NOTES_SECONDS)
+    except redis.RedisError as exc:
+        log.warning("house moves of match %s not noted: %s", live.match_id, exc)
+
+
 @receiver(post_save, sender=LiveGame, dispatch_uid="web-live-table")
-def table_saved(sender: type[LiveGame], instance: LiveGame, created: bool, **_: Any) -> None:
+def table_saved(sender: type[LiveGame], instance: LiveGame, created: bool, update_fields: Any = None, **_: Any) -> None:
     match_id, turn, over = instance.match_id, instance.turn, instance.to_act is None
     event = {"type": "turn", "match": match_id, "turn": turn, "over": over}
+    # A resignation saves only the clocks: it is noted as seen, and the house's moves follow.
+    decided = update_fields is None or "record" in update_fields
 
     def send() -> None:
+        if decided:
+            _note_house_move(instance)
+        else:
+            _note_seen(instance)
         publish(table_channel(match_id), event)
         if created:
             # The table has just formed: everyone seated is taken to it.

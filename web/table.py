@@ -12,7 +12,7 @@ from arena.models import MatchSeat
 from arena.play.engine import TableState
 from arena.play.snapshot import snapshot
 from games.part_du_chef import DECK
-from web import pizza
+from web import gamelog, live, pizza, sentences
 
 
 def seat_marks(table: TableState) -> list[str]:
@@ -112,7 +112,20 @@ def context(table: TableState) -> dict[str, Any]:
             }
         )
     to_act = view["to_act"]
+    who = sentences.Seats([player.name for player in table.players], table.seat)
+    log = gamelog.entries(state, who, live.house_moves(table.live.match_id))
+    status_line = sentences.status(
+        None if view["status"] == "finished" else state.phase,
+        to_act,
+        obs["pizza"],
+        who,
+        portions_left=len(state.available_portions()) if state.phase == "take" else 0,
+        cut_points=state.players,
+    )
     return {
+        "status_line": status_line,
+        "log": log[::-1],
+        "latest": log[-1].text if log else "",
         "view": view,
         "pizza_number": obs["pizza"] + 1,
         "ring": pizza.ring(
@@ -129,7 +142,14 @@ def context(table: TableState) -> dict[str, Any]:
         if ring_ids
         else "",
         "legal": legal,
-        "gaps": list(range(13)),
+        "gaps": [
+            {
+                "number": gap,
+                "between": _("between %(left)s and %(right)s")
+                % {"left": sentences.slice_name(ring_ids[gap - 1]), "right": sentences.slice_name(ring_ids[gap])},
+            }
+            for gap in range(len(ring_ids))
+        ],
         "cut_points": legal["cut"]["points"] if legal and legal["cut"] else 0,
         "portions": portions,
         "taken": [
@@ -147,6 +167,14 @@ def context(table: TableState) -> dict[str, Any]:
     }
 
 
+class FormProblem(ValueError):
+    """A play form that does not describe a decision, told in the player's words."""
+
+    def __init__(self, refusal: sentences.Refusal) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
+
+
 def action_from_form(data: QueryDict) -> dict[str, Any]:
     """The action a play form describes, in the JSON form of records (the rules judge it)."""
 
@@ -156,7 +184,7 @@ def action_from_form(data: QueryDict) -> dict[str, Any]:
             try:
                 out.append(int(raw))
             except ValueError:
-                continue
+                raise FormProblem(sentences.Refusal(_("The form could not be read: reload the table."))) from None
         return out
 
     marianne = None
@@ -166,12 +194,15 @@ def action_from_form(data: QueryDict) -> dict[str, Any]:
         return {"type": "cut", "cuts": sorted(ints("gap")), "marianne": marianne}
     portion_raw = data.get("portion")
     if portion_raw is None or not portion_raw.isdigit():
-        raise ValueError(_("Choose a portion."))
+        raise FormProblem(sentences.Refusal(_("Choose a portion."), "portion"))
     portion = int(portion_raw)
     steals = []
     for key in data:
         if key.startswith(f"steal-{portion}-") and data[key]:
-            finisher = int(key.rsplit("-", 1)[1])
-            victim, sid = (int(part) for part in data[key].split(":"))
+            try:
+                finisher = int(key.rsplit("-", 1)[1])
+                victim, sid = (int(part) for part in data[key].split(":"))
+            except ValueError:
+                raise FormProblem(sentences.Refusal(_("Choose a steal from the list."), "steal")) from None
             steals.append({"finisher": finisher, "from": victim, "slice": sid})
     return {"type": "take", "portion": portion, "eat": ints(f"eat-{portion}"), "steals": steals, "marianne": marianne}

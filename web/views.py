@@ -19,14 +19,14 @@ from arena.actions import RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
-from games.part_du_chef import KIND_NAMES, IllegalAction, State
+from games.part_du_chef import KIND_NAMES, State
 from games.part_du_chef.state import portions_of
 from games.registry import all_games, get_game
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
-from web import charts, pizza, replay
+from web import charts, pizza, replay, sentences
 from web.forms import SignUpForm
-from web.table import action_from_form, context
+from web.table import FormProblem, action_from_form, context
 
 DEFAULT_GAME = "part-du-chef"
 PAGE_SIZE = 50
@@ -263,22 +263,32 @@ def play_panel(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _play_post(request: HttpRequest, table: engine.TableState, player: Player | None) -> HttpResponse:
     wants_json = request.headers.get("X-Requested-With") == "fetch"
-    error = None
+    refused: sentences.Refusal | None = None
+    who = sentences.Seats([p.name for p in table.players], table.seat)
     if player is None or table.seat is None:
-        error = _("Sign in with a seat at this table to play.")
+        refused = sentences.Refusal(_("Sign in with a seat at this table to play."))
     else:
         try:
             if request.POST.get("resign") == "1":
                 engine.resign(table.live.match_id, player)
             else:
-                turn = int(request.POST.get("turn", "-1"))
+                turn_raw = request.POST.get("turn", "")
+                if not turn_raw.isdigit():
+                    raise FormProblem(sentences.Refusal(_("The form could not be read: reload the table.")))
+                turn = int(turn_raw)
                 engine.submit_action(table.live.match_id, player, turn, action_from_form(request.POST))
-        except (ValueError, IllegalAction, engine.PlayError) as exc:
-            error = str(exc)
+        except FormProblem as exc:
+            refused = exc.refusal
+        except ValueError as exc:
+            # The rules' and the engine's refusals (IllegalAction and PlayError are ValueErrors), and
+            # a form whose numbers do not parse; told in the player's words.
+            refused = sentences.refusal(str(exc), who)
     if wants_json:
-        return JsonResponse({"ok": error is None, "error": error}, status=200 if error is None else 400)
-    if error:
-        messages.error(request, error)
+        if refused is None:
+            return JsonResponse({"ok": True, "error": None, "field": None})
+        return JsonResponse({"ok": False, "error": refused.message, "field": refused.field}, status=400)
+    if refused is not None:
+        messages.error(request, refused.message, extra_tags="play" if table.seat is not None else "")
     return redirect("web:play", match_id=table.live.match_id)
 
 

@@ -49,6 +49,7 @@
         var who = eaten !== undefined ? eaten : owner;
         g.querySelector(".owner").textContent = who === undefined ? "" : String(who + 1);
         g.querySelector("title").textContent = g.dataset.title + (who === undefined ? "" : " — " + (eaten !== undefined ? "✕ " : "") + (who + 1));
+        g.setAttribute("aria-label", g.querySelector("title").textContent);
       });
     });
     root.querySelectorAll('[data-role="kept"]').forEach(function (cell) {
