@@ -46,7 +46,12 @@ def slice_name(sid: int) -> str:
 
 
 def slice_list(sids: Sequence[int]) -> str:
-    return ", ".join(slice_name(s) for s in sids)
+    """Slices in order, alike ones counted once: "Margherita (2 olives) ×2, Chili"."""
+    counts: dict[str, int] = {}
+    for sid in sids:
+        name = slice_name(sid)
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
 
 
 def pizza_number(pizza: int) -> int:
