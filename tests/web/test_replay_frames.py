@@ -33,7 +33,7 @@ def test_frames_follow_the_game_step_by_step() -> None:
     steal = steps[3]
     assert steal.moved == [3] and steal.owner[3] == 2 and steal.eaten == {31: 2}
     assert steal.caption.startswith(
-        "cat took portion 3, ate 4 Fromages (1 olive), kept Margherita (2 olives), Truffe (1 olive, double finisher)"
+        "cat took portion 3, ate 4 Fromages (1 olive), kept Margherita (2 olives) ×2, Truffe (1 olive, double finisher)"
     )
     assert steal.caption.endswith(" Their double finisher stole Margherita (2 olives) from ben.")
     swap = steps[-1]
