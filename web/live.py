@@ -16,12 +16,14 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from arena.models import MatchSeat
+from arena.models import MatchSeat, Player
 from arena.play.models import FriendlyTable, LiveGame, TableSeat
+from web.context import PLAYING_SECONDS, playing_key
 
 log = logging.getLogger(__name__)
 
@@ -139,10 +141,18 @@ def table_saved(sender: type[LiveGame], instance: LiveGame, created: bool, updat
         else:
             _note_seen(instance)
         publish(table_channel(match_id), event)
-        if created:
-            # The table has just formed: everyone seated is taken to it.
-            seated = MatchSeat.objects.filter(match_id=match_id).values_list("player_id", flat=True)
-            _tell_players(seated, {"type": "table", "match": match_id})
+        if created or over:
+            seated = list(
+                MatchSeat.objects.filter(match_id=match_id).values_list("player_id", "player__owner_id", "player__kind")
+            )
+            # People only: the owner of a submitted bot is not playing when the bot is.
+            owners = [owner for _, owner, kind in seated if owner is not None and kind == Player.Kind.HUMAN]
+            if created:
+                # The table has just formed: everyone seated is taken to it, and headers show it.
+                _tell_players([player for player, _, _ in seated], {"type": "table", "match": match_id})
+                cache.set_many({playing_key(owner): match_id for owner in owners}, PLAYING_SECONDS)
+            else:
+                cache.delete_many([playing_key(owner) for owner in owners])
 
     transaction.on_commit(send)
 

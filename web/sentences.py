@@ -132,6 +132,13 @@ def pizza_over(pizza: int, who: Seats, totals: Sequence[int]) -> str:
     }
 
 
+def place(rank: int, players: int) -> str:
+    """Where the viewer finished."""
+    if rank == 1:
+        return _("You won: first of %(n)d.") % {"n": players}
+    return _("You finished number %(rank)d of %(n)d.") % {"rank": rank, "n": players}
+
+
 def status(
     phase: str | None, to_act: int | None, pizza: int, who: Seats, portions_left: int = 0, cut_points: int = 0
 ) -> str:

@@ -122,7 +122,18 @@ def context(table: TableState) -> dict[str, Any]:
         portions_left=len(state.available_portions()) if state.phase == "take" else 0,
         cut_points=state.players,
     )
+    finished = view["status"] == "finished"
+    standings = sorted(players, key=lambda p: (p["rank"] or len(players) + 1, p["seat"])) if finished else []
+    mine = players[table.seat] if table.seat is not None else None
     return {
+        "finished": finished,
+        "standings": standings,
+        "place_line": sentences.place(mine["rank"], len(players)) if finished and mine and mine["rank"] else "",
+        "again": {
+            "guests": ", ".join(p["player"].name for p in players if not p["me"]),
+            "marianne": bool(table.live.match.options.get("marianne")),
+            "size": len(players),
+        },
         "status_line": status_line,
         "log": log[::-1],
         "latest": log[-1].text if log else "",

@@ -14,6 +14,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("leaderboard/<str:game>/", views.leaderboard_page, name="leaderboard"),
     path("players/<int:player_id>/", views.player_page, name="player"),
+    path("me/", views.my_profile, name="me"),
     path("matches/<int:match_id>/", views.match_page, name="match"),
     path("matches/<int:match_id>/record.json", views.match_record, name="match-record"),
     path("play/", views.lobby, name="lobby"),

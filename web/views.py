@@ -118,6 +118,12 @@ def _rank(row: Rating) -> int:
     return int(rank)
 
 
+@login_required
+def my_profile(request: HttpRequest) -> HttpResponse:
+    """The header's "Signed in as" link: one's own profile (no page pays a query to link it)."""
+    return redirect("web:player", player_id=engine.person_of(request.user).id)
+
+
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     spec = _game(request.GET.get("game", DEFAULT_GAME))
@@ -215,6 +221,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "delta": (seat.rating_after - seat.rating_before) if seat.rating_after is not None else None,
             }
         )
+    # The final scores in placing order (the seat is the tie-break).
+    rows.sort(key=lambda row: (row["seat"].rank or len(rows) + 1, row["seat"].seat))
     return render(
         request,
         "web/match.html",

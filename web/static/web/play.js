@@ -70,7 +70,8 @@
     panel.querySelectorAll("button[data-confirm]").forEach(function (button) {
       button.addEventListener("click", function (event) { if (!window.confirm(button.dataset.confirm)) event.preventDefault(); });
     });
-    panel.querySelectorAll("form").forEach(function (f) {
+    // The table's own forms (a decision, leaving); the game-over forms go to the lobby as usual.
+    panel.querySelectorAll("form:not([action])").forEach(function (f) {
       f.addEventListener("submit", function (event) {
         event.preventDefault();
         send(f);
