@@ -171,10 +171,7 @@ def context(table: TableState) -> dict[str, Any]:
         "marianne": marianne,
         "players": players,
         "to_act_name": table.players[to_act].name if to_act is not None else "",
-        "unseen": [
-            {"chip": pizza.chips([max(s.id for s in DECK if s.sort == name)]), "name": pizza.sort_name(k), "count": n}
-            for k, (name, n) in enumerate(obs["unseen"].items())
-        ],
+        "unseen": _still_to_come(state, obs["pizza"]),
     }
 
 
@@ -184,6 +181,20 @@ class FormProblem(ValueError):
     def __init__(self, refusal: sentences.Refusal) -> None:
         super().__init__(refusal.message)
         self.refusal = refusal
+
+
+def _still_to_come(state: Any, current: int) -> list[dict[str, Any]]:
+    """The slices of the pizzas after the current one, counted per kind of slice (sort, olives and
+    finisher alike): public, since the deck is known and every pizza so far has been seen."""
+    seen = {sid for ring in state.pizzas[: current + 1] for sid in ring}
+    groups: dict[tuple[int, int, bool], list[int]] = {}
+    for piece in DECK:
+        if piece.id not in seen:
+            groups.setdefault((piece.kind, piece.olives, piece.finisher), []).append(piece.id)
+    return [
+        {"chip": pizza.chips([ids[0]]), "name": sentences.slice_name(ids[0]), "count": len(ids)}
+        for _, ids in sorted(groups.items())
+    ]
 
 
 def action_from_form(data: QueryDict) -> dict[str, Any]:

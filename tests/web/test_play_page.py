@@ -167,3 +167,22 @@ def test_la_marianne_from_the_form_can_give_slices_of_the_portion_being_taken(se
     assert record["actions"][2]["marianne"] == {"give": [60, 58], "take": [3, 57]}
     state = replay(record, allow_unfinished=True)
     assert {60, 58} <= set(state.kept[1]) and {3, 57} <= set(state.kept[0])
+
+
+def test_still_to_come_counts_each_kind_of_slice_apart(seated: Any) -> None:
+    import re
+    from collections import Counter
+
+    from arena.play.engine import load_state
+    from arena.play.models import LiveGame
+    from games.part_du_chef import DECK
+    from web.sentences import slice_name
+
+    match, (ann, _) = seated
+    body = ann.get(f"/play/{match.id}/").content.decode()
+    listed = body[body.index('<ul class="unseen"') : body.index("</ul>", body.index('<ul class="unseen"'))]
+    counts = {name: int(n) for n, name in re.findall(r"</span> (\d+) × ([^<]+)</li>", listed)}
+    state = load_state(LiveGame.objects.get(pk=match.pk))
+    expected = Counter(slice_name(s) for ring in state.pizzas[1:] for s in ring)
+    assert counts == dict(expected) and sum(counts.values()) == len(DECK) - 13
+    assert "Margherita (2 olives)" in counts and "Margherita (3 olives)" in counts
