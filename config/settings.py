@@ -205,6 +205,8 @@ MIDDLEWARE = [
     # Serves the admin's and the API docs' assets from this server (no CDN, works offline).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Accept-Language "no" and "nn" mean the site's Norwegian, "nb".
+    "web.middleware.NorwegianMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -24,7 +25,7 @@ from games.part_du_chef.state import portions_of
 from games.registry import all_games, get_game
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
-from web import charts, pizza, replay, sentences
+from web import charts, pizza, replay, search, sentences
 from web.forms import SignUpForm
 from web.table import FormProblem, action_from_form, context
 
@@ -78,14 +79,11 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
     count = 0
     too_many = False
     if query:
-        # A name prefix, read from the (upper(name) text_pattern_ops) index, at most SEARCH_LIMIT names
-        # (a prefix shared by a million players must not sort a million ratings); ranks are not shown.
-        ids = list(
-            Player.objects.filter(name__istartswith=query).order_by().values_list("id", flat=True)[: SEARCH_LIMIT + 1]
-        )
+        # Any part of a name, read from the trigram index, at most SEARCH_LIMIT names (a part shared by
+        # a million players must not rank a million ratings); ranks are counted for the page's rows.
+        ids = search.matching_ids(query, SEARCH_LIMIT + 1)
         too_many = len(ids) > SEARCH_LIMIT
-        found = leaderboard.board(spec.key, kind).filter(player_id__in=ids[:SEARCH_LIMIT]).select_related("player")
-        rows = [leaderboard.Ranked(0, row) for row in found[:PAGE_SIZE]]
+        rows = search.ranked(spec.key, kind, ids[:SEARCH_LIMIT], PAGE_SIZE)
     else:
         count = leaderboard.board_size(spec.key, kind)
         last_page = max(1, -(-count // PAGE_SIZE))
@@ -143,6 +141,16 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         .defer("match__record")
         .order_by("-match_id")[:15]
     )
+    # The opponents of those matches, in one query for all of them.
+    opponents: dict[int, list[Player]] = {}
+    for other in (
+        MatchSeat.objects.filter(match_id__in=[seat.match_id for seat in recent])
+        .exclude(player=player)
+        .select_related("player")
+        .order_by("match_id", "seat")
+    ):
+        opponents.setdefault(other.match_id, []).append(other.player)
+    recent_rows = [{"seat": seat, "opponents": opponents.get(seat.match_id, [])} for seat in recent]
     return render(
         request,
         "web/player.html",
@@ -155,7 +163,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "chart": charts.rating_chart(points),
             "rated_games": record["games"],
             "win_rate": (100.0 * record["wins"] / record["games"]) if record["games"] else None,
-            "recent": recent,
+            "recent": recent_rows,
         },
     )
 
@@ -344,6 +352,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 {"table": t, "mine": next(s for s in t.seats.all() if s.player_id == player.id)} for t in invitations
             ],
             "bots": Player.objects.filter(kind=Player.Kind.BOT, owner=None).exclude(builtin="").order_by("id")[:10],
+            "house_bots_after": settings.ARENA_HOUSE_BOTS_AFTER_SECONDS,
         },
     )
 

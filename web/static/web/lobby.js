@@ -42,6 +42,15 @@
     };
     source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
   }
+  // The time waited in the queue, counted here between polls.
+  var wait = document.getElementById("queue-wait");
+  if (wait) {
+    var since = Date.now() - 1000 * parseFloat(wait.dataset.since || "0");
+    setInterval(function () {
+      var s = Math.round((Date.now() - since) / 1000);
+      wait.textContent = wait.dataset.template.replace("{s}", s).replace("{b}", wait.dataset.botsAfter);
+    }, 1000);
+  }
   var ticks = 0;
   setInterval(function () {
     ticks += 1;
