@@ -211,7 +211,9 @@ def ring(
                 "left": describe(slices[gap - 1]),
                 "right": describe(slices[gap]),
             }
+            # An invisible ring around the dot makes a 50 px touch target without covering the slices.
             parts.append(
+                f'<circle class="gap-hit" data-gap="{gap}" cx="{_f(bx)}" cy="{_f(by)}" r="25" aria-hidden="true"/>'
                 f'<circle class="gap-button" data-gap="{gap}" cx="{_f(bx)}" cy="{_f(by)}" r="11">'
                 f"<title>{escape(gap_title)}</title></circle>"
             )

@@ -13,7 +13,10 @@ INDEX = "arena_player_name_trgm"
 
 def create_index(apps: Any, schema_editor: Any) -> None:
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f"CREATE INDEX IF NOT EXISTS {INDEX} ON arena_player USING gin (name gin_trgm_ops)")
+        # On UPPER(name): Django's icontains is UPPER(name) LIKE UPPER('%part%').
+        schema_editor.execute(
+            f"CREATE INDEX IF NOT EXISTS {INDEX} ON arena_player USING gin ((UPPER(name::text)) gin_trgm_ops)"
+        )
 
 
 def drop_index(apps: Any, schema_editor: Any) -> None:

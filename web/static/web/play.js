@@ -16,7 +16,7 @@
   function bind() {
     var form = document.getElementById("play-form");
     // Gap dots on the pizza mirror the gap checkboxes.
-    panel.querySelectorAll(".gap-button").forEach(function (dot) {
+    panel.querySelectorAll(".gap-button, .gap-hit").forEach(function (dot) {
       dot.addEventListener("click", function () {
         var box = panel.querySelector('input[name=gap][data-gap="' + dot.dataset.gap + '"]');
         if (box) { box.checked = !box.checked; box.dispatchEvent(new Event("change", { bubbles: true })); }
