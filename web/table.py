@@ -114,11 +114,13 @@ def context(table: TableState) -> dict[str, Any]:
     to_act = view["to_act"]
     who = sentences.Seats([player.name for player in table.players], table.seat)
     log = gamelog.entries(state, who, live.house_moves(table.live.match_id))
+    # A seat that has left is played by the house: its person is told who plays, not "your turn".
+    left = table.seat is not None and view["players"][table.seat]["forfeited"]
     status_line = sentences.status(
         None if view["status"] == "finished" else state.phase,
         to_act,
         obs["pizza"],
-        who,
+        sentences.Seats(who.names) if left else who,
         portions_left=len(state.available_portions()) if state.phase == "take" else 0,
         cut_points=state.players,
     )
