@@ -198,3 +198,10 @@ def test_a_server_error_is_styled_and_speaks_the_visitors_language(db: None) -> 
     body = response.content.decode()
     assert response.status_code == 500
     assert "/static/web/site.css" in body and "Noe gikk galt på kjøkkenet" in body
+
+
+def test_the_rules_number_seats_from_one_as_the_table_does(db: None) -> None:
+    client = Client()
+    for language, words in (("en", "Seats 1 to N"), ("fr", "Places 1 à N"), ("nb", "Plass 1 til N")):
+        body = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert words in body and "N−1" not in body

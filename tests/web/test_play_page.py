@@ -123,7 +123,9 @@ def test_the_lobby_joins_and_leaves_the_queue_and_opens_friendly_tables(db: None
     client.force_login(user)
     client.post("/play/", {"join": "1", "game": "part-du-chef", "table_size": "4"})
     assert ArenaEntry.objects.get(active=True).table_size == 4
-    assert "number 1 in the queue for a table of 4" in client.get("/play/").content.decode()
+    lobby = client.get("/play/").content.decode()
+    assert "number 1 in the queue for a table of 4" in lobby
+    assert "Waiting for 0 s; house bots fill the empty seats after 30 s." in lobby
     client.post("/play/", {"leave": "1"})
     assert not ArenaEntry.objects.filter(active=True).exists()
     page = client.post("/play/", {"open": "1", "guests": "greedy, nobody"}, follow=True).content.decode()
