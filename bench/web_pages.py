@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+BASELINE = "home page (baseline)"
 sys.path.insert(0, str(ROOT))
 
 
@@ -70,6 +71,8 @@ def main() -> None:
         return f"/players/{rng.randint(low, high)}/"
 
     pages = [
+        # The baseline of the ratios: the home page, which reads nothing but the session.
+        (BASELINE, anonymous, lambda: "/"),
         ("leaderboard, page 1", anonymous, lambda: "/leaderboard/part-du-chef/"),
         (
             "leaderboard, random page of the first 1,000",
@@ -84,6 +87,7 @@ def main() -> None:
         ("match replay (frames cached)", anonymous, lambda: f"/matches/{finished.id}/"),
         ("match replay (frames rebuilt)", anonymous, lambda: (cache.clear(), f"/matches/{finished.id}/")[1]),
         ("play page of the seated person", client, lambda: f"/play/{running.id}/"),
+        ("table panel with a whole game's log", anonymous, lambda: f"/play/{finished.id}/panel/"),
         ("state endpoint (JSON)", client, lambda: f"/api/matches/{running.id}/state/"),
     ]
     rows = []
@@ -114,10 +118,12 @@ def main() -> None:
                 )
             )
     print(f"Players rated: {args.players:,}; {args.requests} requests per page.\n")
-    print("| page | median ms | p90 ms | p99 ms | queries (max) |")
-    print("|---|---:|---:|---:|---:|")
+    # Ratios to the baseline measured in the same run: what a page costs beyond serving any page.
+    base = next(median for name, median, *_ in rows if name == BASELINE)
+    print("| page | median ms | p90 ms | p99 ms | median / baseline | queries (max) |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name, median, p90, p99, queries in rows:
-        print(f"| {name} | {median:.1f} | {p90:.1f} | {p99:.1f} | {queries} |")
+        print(f"| {name} | {median:.1f} | {p90:.1f} | {p99:.1f} | {median / base:.1f} | {queries} |")
 
 
 if __name__ == "__main__":

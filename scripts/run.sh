@@ -33,9 +33,11 @@ if [ "$EAGER" = "0" ]; then
     PIDS+=($!)
 fi
 
-echo "==> serving the API at http://$HOST:$PORT/ (gunicorn, logs in var/gunicorn.log)" >&2
-"$VENV/bin/gunicorn" config.wsgi:application --bind "$HOST:$PORT" --workers 2 --access-logfile var/gunicorn.log \
-    --error-logfile var/gunicorn.log &
+# ASGI under uvicorn workers: pages and the API as usual, and the live-update streams (Server-Sent
+# Events) that wait on Redis without holding a thread each.
+echo "==> serving the API at http://$HOST:$PORT/ (gunicorn with uvicorn workers, logs in var/gunicorn.log)" >&2
+"$VENV/bin/gunicorn" config.asgi:application -k uvicorn_worker.UvicornWorker --bind "$HOST:$PORT" --workers 2 \
+    --access-logfile var/gunicorn.log --error-logfile var/gunicorn.log &
 GUNICORN=$!
 PIDS+=($GUNICORN)
 

@@ -162,7 +162,8 @@ def ring(
         mid = _angle(position + 0.5)
         lx, ly = _point(c, c, (outer + inner) / 2 + 4, mid)
         parts.append(
-            f'<g class="{" ".join(classes)}" data-slice="{sid}" data-position="{position}"{portion}>'
+            f'<g class="{" ".join(classes)}" data-slice="{sid}" data-position="{position}"{portion} '
+            f'role="img" aria-label="{escape(title)}">'
             f"<title>{escape(title)}</title>"
             f'<path d="{path}" fill="url(#pat-{kind})"/>'
             f'<text x="{_f(lx)}" y="{_f(ly)}" class="letter" dy=".35em">{escape(letter(piece.kind))}</text>'
@@ -205,9 +206,16 @@ def ring(
         )
         if gap_buttons:
             bx, by = _point(c, c, outer + 2, a)
+            gap_title = _("Cut at gap %(n)d, between %(left)s and %(right)s") % {
+                "n": gap,
+                "left": describe(slices[gap - 1]),
+                "right": describe(slices[gap]),
+            }
+            # An invisible ring around the dot makes a 50 px touch target without covering the slices.
             parts.append(
-                f'<circle class="gap-button" data-gap="{gap}" cx="{_f(bx)}" cy="{_f(by)}" r="8">'
-                f"<title>{escape(_('Cut at gap %(n)d') % {'n': gap})}</title></circle>"
+                f'<circle class="gap-hit" data-gap="{gap}" cx="{_f(bx)}" cy="{_f(by)}" r="25" aria-hidden="true"/>'
+                f'<circle class="gap-button" data-gap="{gap}" cx="{_f(bx)}" cy="{_f(by)}" r="11">'
+                f"<title>{escape(gap_title)}</title></circle>"
             )
     parts.append("</svg>")
     return mark_safe("".join(parts))

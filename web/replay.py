@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext as _
-
-from games.part_du_chef import Cut, State, Take, replay
-from web.pizza import describe, sort_name
+from games.part_du_chef import Cut, State, replay
+from web import gamelog, sentences
 
 
 @dataclass(frozen=True)
@@ -40,61 +38,25 @@ class Frame:
         }
 
 
-def _names(sids: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(describe(s) for s in sids) or "—"
-
-
-def caption(action: Any, seat: int, pizza: int, names: list[str], portion: tuple[int, ...] = ()) -> str:
-    who = names[seat]
-    if isinstance(action, Cut):
-        text = _("%(who)s cuts pizza %(pizza)d at gaps %(gaps)s.") % {
-            "who": who,
-            "pizza": pizza + 1,
-            "gaps": ", ".join(str(c) for c in action.cuts),
-        }
-    else:
-        assert isinstance(action, Take)
-        text = _("%(who)s takes portion %(portion)d, eats: %(eaten)s; keeps: %(kept)s.") % {
-            "who": who,
-            "portion": action.portion + 1,
-            "eaten": _names(action.eat),
-            "kept": _names([s for s in portion if s not in action.eat]),
-        }
-        for steal in action.steals:
-            text += " " + _("Finisher steals %(slice)s from %(victim)s.") % {
-                "slice": sort_name_of(steal.slice),
-                "victim": names[steal.victim],
-            }
-    if action.marianne is not None:
-        text += " " + _("«Use my card»: gives %(give)s and takes %(take)s.") % {
-            "give": _names(list(action.marianne.give)),
-            "take": _names(list(action.marianne.take)),
-        }
-    return text
-
-
-def sort_name_of(sid: int) -> str:
-    from games.part_du_chef import DECK
-
-    return sort_name(DECK[sid].kind)
-
-
 def frames(record: dict[str, Any]) -> list[Frame]:
-    """Every position of the game, from the deal to the end."""
+    """Every position of the game, from the deal to the end; captions from `web.sentences`."""
     final = replay(record, allow_unfinished=True)
-    names = list(record["players"])
+    who = sentences.Seats(list(record["players"]))
     state = State.new(final.players, final.seed, marianne=final.marianne_enabled, marianne_seats=final.marianne_seats)
     cuts: list[list[int] | None] = [None] * 5
-    out = [_frame(state, 0, _("The deal: five pizzas, each seen only when its turn comes."), cuts)]
-    for step, (seat, pizza, action) in enumerate(final.history, start=1):
-        before = state.owner[:]
-        portion = state.portions[action.portion] if isinstance(action, Take) else ()
-        state.apply(action)
-        if isinstance(action, Cut):
+    out = [_frame(state, 0, sentences.deal(), cuts)]
+    for step in gamelog.walk(final):
+        if isinstance(step.action, Cut):
             cuts = cuts[:]
-            cuts[pizza] = list(action.cuts)
-        moved = [sid for sid, owner in enumerate(state.owner) if before[sid] >= 0 and owner != before[sid]]
-        out.append(_frame(state, step, caption(action, seat, pizza, names, portion), cuts, pizza, moved))
+            cuts[step.pizza] = list(step.action.cuts)
+        text = sentences.move(step.action, step.seat, step.pizza, who, step.portion)
+        if step.state.pizza != step.pizza:
+            totals = [int(score.total) for score in step.state.scores()]
+            text += " " + sentences.pizza_over(step.pizza, who, totals)
+        moved = [
+            sid for sid, owner in enumerate(step.state.owner) if step.before[sid] >= 0 and owner != step.before[sid]
+        ]
+        out.append(_frame(step.state, step.index + 1, text, cuts, step.pizza, moved))
     return out
 
 

@@ -12,7 +12,7 @@ from arena.models import MatchSeat
 from arena.play.engine import TableState
 from arena.play.snapshot import snapshot
 from games.part_du_chef import DECK
-from web import pizza
+from web import gamelog, live, pizza, sentences
 
 
 def seat_marks(table: TableState) -> list[str]:
@@ -112,7 +112,33 @@ def context(table: TableState) -> dict[str, Any]:
             }
         )
     to_act = view["to_act"]
+    who = sentences.Seats([player.name for player in table.players], table.seat)
+    log = gamelog.entries(state, who, live.house_moves(table.live.match_id))
+    # A seat that has left is played by the house: its person is told who plays, not "your turn".
+    left = table.seat is not None and view["players"][table.seat]["forfeited"]
+    status_line = sentences.status(
+        None if view["status"] == "finished" else state.phase,
+        to_act,
+        obs["pizza"],
+        sentences.Seats(who.names) if left else who,
+        portions_left=len(state.available_portions()) if state.phase == "take" else 0,
+        cut_points=state.players,
+    )
+    finished = view["status"] == "finished"
+    standings = sorted(players, key=lambda p: (p["rank"] or len(players) + 1, p["seat"])) if finished else []
+    mine = players[table.seat] if table.seat is not None else None
     return {
+        "finished": finished,
+        "standings": standings,
+        "place_line": sentences.place(mine["rank"], len(players)) if finished and mine and mine["rank"] else "",
+        "again": {
+            "guests": ", ".join(p["player"].name for p in players if not p["me"]),
+            "marianne": bool(table.live.match.options.get("marianne")),
+            "size": len(players),
+        },
+        "status_line": status_line,
+        "log": log[::-1],
+        "latest": log[-1].text if log else "",
         "view": view,
         "pizza_number": obs["pizza"] + 1,
         "ring": pizza.ring(
@@ -129,7 +155,14 @@ def context(table: TableState) -> dict[str, Any]:
         if ring_ids
         else "",
         "legal": legal,
-        "gaps": list(range(13)),
+        "gaps": [
+            {
+                "number": gap,
+                "between": _("between %(left)s and %(right)s")
+                % {"left": sentences.slice_name(ring_ids[gap - 1]), "right": sentences.slice_name(ring_ids[gap])},
+            }
+            for gap in range(len(ring_ids))
+        ],
         "cut_points": legal["cut"]["points"] if legal and legal["cut"] else 0,
         "portions": portions,
         "taken": [
@@ -140,11 +173,30 @@ def context(table: TableState) -> dict[str, Any]:
         "marianne": marianne,
         "players": players,
         "to_act_name": table.players[to_act].name if to_act is not None else "",
-        "unseen": [
-            {"chip": pizza.chips([max(s.id for s in DECK if s.sort == name)]), "name": pizza.sort_name(k), "count": n}
-            for k, (name, n) in enumerate(obs["unseen"].items())
-        ],
+        "unseen": _still_to_come(state, obs["pizza"]),
     }
+
+
+class FormProblem(ValueError):
+    """A play form that does not describe a decision, told in the player's words."""
+
+    def __init__(self, refusal: sentences.Refusal) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
+
+
+def _still_to_come(state: Any, current: int) -> list[dict[str, Any]]:
+    """The slices of the pizzas after the current one, counted per kind of slice (sort, olives and
+    finisher alike): public, since the deck is known and every pizza so far has been seen."""
+    seen = {sid for ring in state.pizzas[: current + 1] for sid in ring}
+    groups: dict[tuple[int, int, bool], list[int]] = {}
+    for piece in DECK:
+        if piece.id not in seen:
+            groups.setdefault((piece.kind, piece.olives, piece.finisher), []).append(piece.id)
+    return [
+        {"chip": pizza.chips([ids[0]]), "name": sentences.slice_name(ids[0]), "count": len(ids)}
+        for _, ids in sorted(groups.items())
+    ]
 
 
 def action_from_form(data: QueryDict) -> dict[str, Any]:
@@ -156,7 +208,7 @@ def action_from_form(data: QueryDict) -> dict[str, Any]:
             try:
                 out.append(int(raw))
             except ValueError:
-                continue
+                raise FormProblem(sentences.Refusal(_("The form could not be read: reload the table."))) from None
         return out
 
     marianne = None
@@ -166,12 +218,15 @@ def action_from_form(data: QueryDict) -> dict[str, Any]:
         return {"type": "cut", "cuts": sorted(ints("gap")), "marianne": marianne}
     portion_raw = data.get("portion")
     if portion_raw is None or not portion_raw.isdigit():
-        raise ValueError(_("Choose a portion."))
+        raise FormProblem(sentences.Refusal(_("Choose a portion."), "portion"))
     portion = int(portion_raw)
     steals = []
     for key in data:
         if key.startswith(f"steal-{portion}-") and data[key]:
-            finisher = int(key.rsplit("-", 1)[1])
-            victim, sid = (int(part) for part in data[key].split(":"))
+            try:
+                finisher = int(key.rsplit("-", 1)[1])
+                victim, sid = (int(part) for part in data[key].split(":"))
+            except ValueError:
+                raise FormProblem(sentences.Refusal(_("Choose a steal from the list."), "steal")) from None
             steals.append({"finisher": finisher, "from": victim, "slice": sid})
     return {"type": "take", "portion": portion, "eat": ints(f"eat-{portion}"), "steals": steals, "marianne": marianne}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -20,14 +21,14 @@ from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
 from arena.secrecy import held_back_reason
-from games.part_du_chef import KIND_NAMES, IllegalAction, State
+from games.part_du_chef import KIND_NAMES, State
 from games.part_du_chef.state import portions_of
 from games.registry import all_games, get_game
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
-from web import charts, pizza, replay
+from web import charts, pizza, replay, search, sentences
 from web.forms import SignUpForm
-from web.table import action_from_form, context
+from web.table import FormProblem, action_from_form, context
 
 DEFAULT_GAME = "part-du-chef"
 PAGE_SIZE = 50
@@ -79,14 +80,11 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
     count = 0
     too_many = False
     if query:
-        # A name prefix, read from the (upper(name) text_pattern_ops) index, at most SEARCH_LIMIT names
-        # (a prefix shared by a million players must not sort a million ratings); ranks are not shown.
-        ids = list(
-            Player.objects.filter(name__istartswith=query).order_by().values_list("id", flat=True)[: SEARCH_LIMIT + 1]
-        )
+        # Any part of a name, read from the trigram index, at most SEARCH_LIMIT names (a part shared by
+        # a million players must not rank a million ratings); ranks are counted for the page's rows.
+        ids = search.matching_ids(query, SEARCH_LIMIT + 1)
         too_many = len(ids) > SEARCH_LIMIT
-        found = leaderboard.board(spec.key, kind).filter(player_id__in=ids[:SEARCH_LIMIT]).select_related("player")
-        rows = [leaderboard.Ranked(0, row) for row in found[:PAGE_SIZE]]
+        rows = search.ranked(spec.key, kind, ids[:SEARCH_LIMIT], PAGE_SIZE)
     else:
         count = leaderboard.board_size(spec.key, kind)
         last_page = max(1, -(-count // PAGE_SIZE))
@@ -119,6 +117,12 @@ def _rank(row: Rating) -> int:
     return int(rank)
 
 
+@login_required
+def my_profile(request: HttpRequest) -> HttpResponse:
+    """The header's "Signed in as" link: one's own profile (no page pays a query to link it)."""
+    return redirect("web:player", player_id=engine.person_of(request.user).id)
+
+
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     spec = _game(request.GET.get("game", DEFAULT_GAME))
@@ -138,6 +142,16 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         .defer("match__record")
         .order_by("-match_id")[:15]
     )
+    # The opponents of those matches, in one query for all of them.
+    opponents: dict[int, list[Player]] = {}
+    for other in (
+        MatchSeat.objects.filter(match_id__in=[seat.match_id for seat in recent])
+        .exclude(player=player)
+        .select_related("player")
+        .order_by("match_id", "seat")
+    ):
+        opponents.setdefault(other.match_id, []).append(other.player)
+    recent_rows = [{"seat": seat, "opponents": opponents.get(seat.match_id, [])} for seat in recent]
     return render(
         request,
         "web/player.html",
@@ -150,7 +164,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "chart": charts.rating_chart(points),
             "rated_games": record["games"],
             "win_rate": (100.0 * record["wins"] / record["games"]) if record["games"] else None,
-            "recent": recent,
+            "recent": recent_rows,
         },
     )
 
@@ -220,6 +234,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "delta": (seat.rating_after - seat.rating_before) if seat.rating_after is not None else None,
             }
         )
+    # The final scores in placing order (the seat is the tie-break).
+    rows.sort(key=lambda row: (row["seat"].rank or len(rows) + 1, row["seat"].seat))
     return render(
         request,
         "web/match.html",
@@ -269,22 +285,32 @@ def play_panel(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _play_post(request: HttpRequest, table: engine.TableState, player: Player | None) -> HttpResponse:
     wants_json = request.headers.get("X-Requested-With") == "fetch"
-    error = None
+    refused: sentences.Refusal | None = None
+    who = sentences.Seats([p.name for p in table.players], table.seat)
     if player is None or table.seat is None:
-        error = _("Sign in with a seat at this table to play.")
+        refused = sentences.Refusal(_("Sign in with a seat at this table to play."))
     else:
         try:
             if request.POST.get("resign") == "1":
                 engine.resign(table.live.match_id, player)
             else:
-                turn = int(request.POST.get("turn", "-1"))
+                turn_raw = request.POST.get("turn", "")
+                if not turn_raw.isdigit():
+                    raise FormProblem(sentences.Refusal(_("The form could not be read: reload the table.")))
+                turn = int(turn_raw)
                 engine.submit_action(table.live.match_id, player, turn, action_from_form(request.POST))
-        except (ValueError, IllegalAction, engine.PlayError) as exc:
-            error = str(exc)
+        except FormProblem as exc:
+            refused = exc.refusal
+        except ValueError as exc:
+            # The rules' and the engine's refusals (IllegalAction and PlayError are ValueErrors), and
+            # a form whose numbers do not parse; told in the player's words.
+            refused = sentences.refusal(str(exc), who)
     if wants_json:
-        return JsonResponse({"ok": error is None, "error": error}, status=200 if error is None else 400)
-    if error:
-        messages.error(request, error)
+        if refused is None:
+            return JsonResponse({"ok": True, "error": None, "field": None})
+        return JsonResponse({"ok": False, "error": refused.message, "field": refused.field}, status=400)
+    if refused is not None:
+        messages.error(request, refused.message, extra_tags="play" if table.seat is not None else "")
     return redirect("web:play", match_id=table.live.match_id)
 
 
@@ -332,6 +358,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 {"table": t, "mine": next(s for s in t.seats.all() if s.player_id == player.id)} for t in invitations
             ],
             "bots": Player.objects.filter(kind=Player.Kind.BOT, owner=None).exclude(builtin="").order_by("id")[:10],
+            "house_bots_after": settings.ARENA_HOUSE_BOTS_AFTER_SECONDS,
         },
     )
 

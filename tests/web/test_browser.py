@@ -72,6 +72,8 @@ def decide(page: Any, turn: str, gaps: tuple[str, ...] = ("0", "4", "8")) -> Non
             page.keyboard.press("Space")
         assert page.locator("line.cut.pending").count() == len(gaps)
     else:
+        # No portion is chosen for the player: they pick one.
+        form.locator("input[name=portion]").first.check()
         eat = page.locator(".portion.selected input[type=checkbox][name^=eat-]")
         if eat.count():
             eat.first.check()
@@ -165,7 +167,7 @@ def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any,
     assert set(names) == {"alice", "bob"}
     bob.get_by_label("Find a player by name").fill("ali")
     bob.get_by_role("button", name="Search").click()
-    assert bob.locator("table.board tbody td:first-child").all_inner_texts() == ["alice"]
+    assert bob.locator("table.board tbody td:nth-child(2)").all_inner_texts() == ["alice"]
     bob.goto(f"{base}/leaderboard/part-du-chef/")
     shot(bob, "05-leaderboard")
 
@@ -243,6 +245,7 @@ def use_the_card(browser: Any, live_server: Any, monkeypatch: Any) -> None:
     page.wait_for_function("() => document.getElementById('panel').dataset.turn === '2'", timeout=15000)
 
     # Her take, with her card: two slices of the portion she takes for two of greedy's.
+    page.locator("#play-form input[name=portion]").first.check()
     page.get_by_label("Use my card").check()
     give = page.locator(".card-choices fieldset").first.locator("label:visible input")
     take = page.locator(".card-choices fieldset").nth(1).locator("input")

@@ -48,6 +48,26 @@ def test_the_leaderboard_filters_by_kind_pages_and_searches_by_name(rated: list[
     assert client.get("/leaderboard/chess/").status_code == 404
 
 
+def test_the_search_finds_a_part_inside_names_and_keeps_their_ranks(
+    rated: list[Any], django_assert_num_queries: Any
+) -> None:
+    import re
+
+    from django.db import connection
+
+    # The matching ids from the trigram index, then their ratings with their ranks counted alongside.
+    with django_assert_num_queries(2):
+        body = Client().get("/leaderboard/part-du-chef/?q=OK-5").content.decode()
+    rows = re.findall(r"<tr><td>(\d+)</td>\s*<td><a href=\"/players/\d+/\">([\w-]+)</a>", body)
+    # cook-59 is the best of all 60 (1400 + 5 * 59); every cook-5x is a person, bot-51 and bot-54 are not cooks.
+    assert rows == [(str(60 - i), f"cook-{i}") for i in (59, 58, 56, 55, 53, 52, 50)]
+    kinds = Client().get("/leaderboard/part-du-chef/?kind=human&q=ok-59").content.decode()
+    assert "<tr><td>1</td>" in kinds
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'arena_player_name_trgm'")
+        assert "gin_trgm_ops" in cursor.fetchone()[0]
+
+
 def test_a_search_matching_too_many_names_asks_for_more_of_the_name(
     rated: list[Any], django_assert_num_queries: Any, monkeypatch: Any
 ) -> None:
@@ -84,10 +104,13 @@ def test_a_profile_shows_rating_rank_win_rate_chart_and_recent_matches(
     seat = finished_match.seats.get(seat=0)
     client = Client()
     client.get(f"/players/{seat.player_id}/")  # warms the cached rank
-    with django_assert_num_queries(5):
+    # Player, rating, history, record, recent matches, and their opponents (one query for all).
+    with django_assert_num_queries(6):
         response = client.get(f"/players/{seat.player_id}/")
     body = response.content.decode()
     assert response.status_code == 200
+    assert '<a href="/players/' in body and ">ben</a>, <a href=" in body and ">greedy</a>" in body
+    assert f"{finished_match.finished_at:%Y-%m-%d}" in body
     assert f"{seat.rating_after:.0f}" in body and "provisional" in body
     assert '<svg class="chart"' in body and "Rating over 1 rated games" in body
     assert f"/matches/{finished_match.id}/" in body
@@ -150,3 +173,36 @@ def test_a_bot_provisional_again_after_a_new_version_is_marked_provisional(db: N
     assert "(provisional)" in profile
     board = Client().get("/leaderboard/part-du-chef/").content.decode()
     assert "provisional: fewer than 10 rated games" in board
+
+
+def test_accept_language_no_is_served_in_norwegian(db: None) -> None:
+    client = Client()
+    assert 'lang="nb"' in client.get("/rules/", HTTP_ACCEPT_LANGUAGE="no").content.decode()
+    assert 'lang="nb"' in client.get("/rules/", HTTP_ACCEPT_LANGUAGE="no-NO,no;q=0.9,en;q=0.8").content.decode()
+    assert 'lang="en"' in client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en-GB").content.decode()
+
+
+def test_a_missing_page_is_styled_and_speaks_the_visitors_language(db: None) -> None:
+    response = Client().get("/players/999999/", HTTP_ACCEPT_LANGUAGE="fr")
+    body = response.content.decode()
+    assert response.status_code == 404
+    assert "/static/web/site.css" in body and "Cette page n'est pas au menu" in body
+
+
+def test_a_server_error_is_styled_and_speaks_the_visitors_language(db: None) -> None:
+    from django.test import RequestFactory
+    from django.utils import translation
+    from django.views.defaults import server_error
+
+    with translation.override("nb"):
+        response = server_error(RequestFactory().get("/"))
+    body = response.content.decode()
+    assert response.status_code == 500
+    assert "/static/web/site.css" in body and "Noe gikk galt på kjøkkenet" in body
+
+
+def test_the_rules_number_seats_from_one_as_the_table_does(db: None) -> None:
+    client = Client()
+    for language, words in (("en", "Seats 1 to N"), ("fr", "Places 1 à N"), ("nb", "Plass 1 til N")):
+        body = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert words in body and "N−1" not in body

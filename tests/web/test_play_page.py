@@ -57,13 +57,41 @@ def test_a_form_post_without_scripts_plays_the_decision(seated: Any) -> None:
     assert take["portion"] == 0 and take["eat"] == [4]
 
 
-def test_an_illegal_choice_is_answered_with_the_rules_message(seated: Any) -> None:
+def test_an_illegal_choice_is_answered_in_the_players_words_naming_its_control(seated: Any) -> None:
     match, (ann, _) = seated
     answer = ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4"]}, HTTP_X_REQUESTED_WITH="fetch")
     assert answer.status_code == 400
-    assert answer.json() == {"ok": False, "error": "a cut for 2 players has 2 cut points, not 1"}
+    assert answer.json() == {"ok": False, "error": "Choose 2 gaps to cut: you chose 1.", "field": "cut"}
+    # Without scripts the message comes back inside the form, beside the Cut button, not atop the page.
     page = ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4"]}, follow=True).content.decode()
-    assert "a cut for 2 players has 2 cut points, not 1" in page
+    send_row = page[page.index('<div class="send-row">') :]
+    assert 'id="play-error" role="alert">Choose 2 gaps to cut: you chose 1.</p>' in send_row
+    assert page.count("you chose 1.") == 1
+
+
+def test_the_rules_refusals_name_slices_and_seats_as_shown_in_french(seated: Any) -> None:
+    """Seed 29: ann cuts [4, 9]; ben takes portion 1; ann then tries to give, with her card, slice 3,
+    which ben keeps: the rules say "slice 3 is not among the slices seat 0 keeps"."""
+    match, (ann, ben) = seated
+    ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4", "9"]})
+    ben.post(f"/play/{match.id}/", {"turn": 1, "phase": "take", "portion": "0"})
+    answer = ann.post(
+        f"/play/{match.id}/",
+        {"turn": 2, "phase": "take", "portion": "1", "marianne": "on", "give": ["3", "60"], "take": ["57", "4"]},
+        HTTP_X_REQUESTED_WITH="fetch",
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "ok": False,
+        "error": "La Marianne : vous ne pouvez donner que des parts que vous gardez, "
+        "et vous ne gardez pas Margherita (2 olives).",
+        "field": "marianne",
+    }
+    taken = ben.post(
+        f"/play/{match.id}/", {"turn": 2, "phase": "take", "portion": "1"}, HTTP_X_REQUESTED_WITH="fetch"
+    ).json()
+    assert taken == {"ok": False, "error": "It is not your turn: ann is to play.", "field": None}
 
 
 def test_the_panel_and_state_follow_the_game_and_a_spectator_gets_no_form(seated: Any) -> None:
@@ -95,7 +123,9 @@ def test_the_lobby_joins_and_leaves_the_queue_and_opens_friendly_tables(db: None
     client.force_login(user)
     client.post("/play/", {"join": "1", "game": "part-du-chef", "table_size": "4"})
     assert ArenaEntry.objects.get(active=True).table_size == 4
-    assert "number 1 in the queue for a table of 4" in client.get("/play/").content.decode()
+    lobby = client.get("/play/").content.decode()
+    assert "number 1 in the queue for a table of 4" in lobby
+    assert "Waiting for 0 s; house bots fill the empty seats after 30 s." in lobby
     client.post("/play/", {"leave": "1"})
     assert not ArenaEntry.objects.filter(active=True).exists()
     page = client.post("/play/", {"open": "1", "guests": "greedy, nobody"}, follow=True).content.decode()
@@ -134,8 +164,27 @@ def test_la_marianne_from_the_form_can_give_slices_of_the_portion_being_taken(se
         {"turn": 2, "phase": "take", "portion": "1", "marianne": "on", "give": ["60", "58"], "take": ["3", "57"]},
         HTTP_X_REQUESTED_WITH="fetch",
     )
-    assert response.json() == {"ok": True, "error": None}
+    assert response.json() == {"ok": True, "error": None, "field": None}
     record = LiveGame.objects.get(pk=match.pk).record
     assert record["actions"][2]["marianne"] == {"give": [60, 58], "take": [3, 57]}
     state = replay(record, allow_unfinished=True)
     assert {60, 58} <= set(state.kept[1]) and {3, 57} <= set(state.kept[0])
+
+
+def test_still_to_come_counts_each_kind_of_slice_apart(seated: Any) -> None:
+    import re
+    from collections import Counter
+
+    from arena.play.engine import load_state
+    from arena.play.models import LiveGame
+    from games.part_du_chef import DECK
+    from web.sentences import slice_name
+
+    match, (ann, _) = seated
+    body = ann.get(f"/play/{match.id}/").content.decode()
+    listed = body[body.index('<ul class="unseen"') : body.index("</ul>", body.index('<ul class="unseen"'))]
+    counts = {name: int(n) for n, name in re.findall(r"</span> (\d+) × ([^<]+)</li>", listed)}
+    state = load_state(LiveGame.objects.get(pk=match.pk))
+    expected = Counter(slice_name(s) for ring in state.pizzas[1:] for s in ring)
+    assert counts == dict(expected) and sum(counts.values()) == len(DECK) - 13
+    assert "Margherita (2 olives)" in counts and "Margherita (3 olives)" in counts

@@ -1,17 +1,66 @@
-// Lobby: while waiting in the queue, poll it and go to the table as soon as one is formed.
+// Lobby: pushed updates (Server-Sent Events) take the person to their table as soon as it forms and
+// show invitations and acceptances at once; without a stream, the queue and the invitations are polled.
 (function () {
   "use strict";
   var box = document.getElementById("queue");
-  if (!box || !document.getElementById("queue-place")) return;
-  setInterval(function () {
+  if (!box) return;
+  var streaming = false;
+
+  function goTo(match) { window.location.href = "/play/" + match + "/"; }
+
+  function refreshInvitations() {
+    var list = document.getElementById("invitations");
+    if (!list) return;
+    fetch(window.location.pathname, { credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("invitations");
+        if (fresh && fresh.innerHTML !== list.innerHTML) list.innerHTML = fresh.innerHTML;
+      });
+  }
+
+  function pollQueue() {
     fetch(box.dataset.queueUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
       .then(function (status) {
-        if (status.match) window.location.href = "/play/" + status.match + "/";
+        if (status.match && !document.getElementById("go-table")) goTo(status.match);
         else if (status.waiting) {
           var place = document.getElementById("queue-place");
-          place.textContent = place.textContent.replace(/\d+/, status.waiting.place);
+          if (place) place.textContent = place.textContent.replace(/\d+/, status.waiting.place);
         }
-      });
+      })
+      .catch(function () {});
+  }
+
+  if (window.EventSource && box.dataset.eventsUrl) {
+    var source = new EventSource(box.dataset.eventsUrl);
+    source.addEventListener("ready", function () { streaming = true; document.documentElement.dataset.live = "on"; pollQueue(); refreshInvitations(); });
+    source.onmessage = function (message) {
+      var event = JSON.parse(message.data);
+      if (event.type === "table") goTo(event.match);
+      else if (event.type === "lobby") refreshInvitations();
+    };
+    source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
+  }
+  // The time waited in the queue, counted here between polls.
+  var wait = document.getElementById("queue-wait");
+  if (wait) {
+    var since = Date.now() - 1000 * parseFloat(wait.dataset.since || "0");
+    setInterval(function () {
+      var s = Math.round((Date.now() - since) / 1000);
+      wait.textContent = wait.dataset.template.replace("{s}", s).replace("{b}", wait.dataset.botsAfter);
+    }, 1000);
+  }
+  var ticks = 0;
+  setInterval(function () {
+    ticks += 1;
+    if (streaming) {
+      // The queue place moves as others join and leave: no event names it.
+      if (document.getElementById("queue-place") && ticks % 4 === 0) pollQueue();
+      return;
+    }
+    var waiting = document.getElementById("queue-place") || document.querySelector("#invitations li");
+    if (waiting) pollQueue();
+    if (ticks % 3 === 0) refreshInvitations();
   }, 1500);
 })();

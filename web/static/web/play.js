@@ -5,7 +5,6 @@
   document.documentElement.classList.add("js");
   var panel = document.getElementById("panel");
   if (!panel) return;
-  var errorBox = document.getElementById("play-error");
   var turn = panel.dataset.turn, status = panel.dataset.status;
   var busy = false;
 
@@ -17,7 +16,7 @@
   function bind() {
     var form = document.getElementById("play-form");
     // Gap dots on the pizza mirror the gap checkboxes.
-    panel.querySelectorAll(".gap-button").forEach(function (dot) {
+    panel.querySelectorAll(".gap-button, .gap-hit").forEach(function (dot) {
       dot.addEventListener("click", function () {
         var box = panel.querySelector('input[name=gap][data-gap="' + dot.dataset.gap + '"]');
         if (box) { box.checked = !box.checked; box.dispatchEvent(new Event("change", { bubbles: true })); }
@@ -28,9 +27,20 @@
         var line = panel.querySelector('line.cut[data-gap="' + box.value + '"]');
         var dot = panel.querySelector('.gap-button[data-gap="' + box.value + '"]');
         if (line) line.classList.toggle("pending", box.checked);
-        if (dot) dot.classList.toggle("on", box.checked);
+        if (dot) { dot.classList.toggle("on", box.checked); dot.setAttribute("aria-pressed", box.checked ? "true" : "false"); }
+        countGaps();
+        showError("");
       });
     });
+    // Eating a slice and giving it with La Marianne exclude each other; so do eating a double
+    // finisher and stealing with it.
+    panel.querySelectorAll("input[name^=eat-]").forEach(function (box) {
+      box.addEventListener("change", exclusions);
+    });
+    panel.querySelectorAll("input[name=give]").forEach(function (box) {
+      box.addEventListener("change", exclusions);
+    });
+    exclusions();
     function choosePortion() {
       var chosen = panel.querySelector("input[name=portion]:checked");
       panel.querySelectorAll(".portion").forEach(function (div) {
@@ -45,7 +55,9 @@
         if (!shown) label.querySelector("input").checked = false;
       });
     }
-    panel.querySelectorAll("input[name=portion]").forEach(function (radio) { radio.addEventListener("change", choosePortion); });
+    panel.querySelectorAll("input[name=portion]").forEach(function (radio) {
+      radio.addEventListener("change", function () { choosePortion(); exclusions(); showError(""); });
+    });
     panel.querySelectorAll("svg.pizza .slice[data-portion]").forEach(function (g) {
       g.addEventListener("click", function () {
         var radio = panel.querySelector('input[name=portion][value="' + g.dataset.portion + '"]');
@@ -58,37 +70,131 @@
     panel.querySelectorAll("button[data-confirm]").forEach(function (button) {
       button.addEventListener("click", function (event) { if (!window.confirm(button.dataset.confirm)) event.preventDefault(); });
     });
-    panel.querySelectorAll("form").forEach(function (f) {
+    // The table's own forms (a decision, leaving); the game-over forms go to the lobby as usual.
+    panel.querySelectorAll("form:not([action])").forEach(function (f) {
       f.addEventListener("submit", function (event) {
         event.preventDefault();
         send(f);
       });
     });
     tick();
+    countGaps();
+    attention();
+  }
+
+  // The tab's title, an optional sound and the screen reader's announcement follow the turn.
+  var lastAnnounced = null, wasMyTurn = false;
+  function attention() {
+    var line = document.getElementById("status-line");
+    var mine = !!(line && line.dataset.yourTurn);
+    document.title = (mine ? "● " + panel.dataset.yourTurnTitle + " — " : "") + panel.dataset.title;
+    var latest = document.getElementById("latest-event");
+    var text = ((latest && latest.textContent.trim()) || "") + " " + (line ? line.textContent.trim().replace(/\s+/g, " ") : "");
+    var announce = document.getElementById("announce");
+    if (announce && lastAnnounced !== null && text !== lastAnnounced) announce.textContent = text;
+    lastAnnounced = text;
+    var sound = document.getElementById("sound-on");
+    if (mine && !wasMyTurn && sound && sound.checked) beep();
+    wasMyTurn = mine;
+  }
+
+  function beep() {
+    try {
+      var Context = window.AudioContext || window.webkitAudioContext;
+      var audio = new Context(), tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.value = 0.08;
+      tone.connect(gain); gain.connect(audio.destination);
+      tone.start(); tone.stop(audio.currentTime + 0.18);
+    } catch (e) { /* no audio: the title still changes */ }
+  }
+
+  var soundBox = document.getElementById("sound-on");
+  if (soundBox) {
+    soundBox.checked = window.localStorage && localStorage.getItem("arena-sound") === "on";
+    soundBox.addEventListener("change", function () {
+      if (window.localStorage) localStorage.setItem("arena-sound", soundBox.checked ? "on" : "off");
+    });
+  }
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return String(values[key]); });
+  }
+
+  function chosenGaps() { return panel.querySelectorAll("input[name=gap]:checked").length; }
+
+  function countGaps() {
+    var counter = document.getElementById("gap-count");
+    if (!counter) return;
+    counter.textContent = fill(counter.dataset.counting, { n: chosenGaps(), need: counter.dataset.need });
+    counter.classList.toggle("complete", chosenGaps() === parseInt(counter.dataset.need, 10));
+  }
+
+  function exclusions() {
+    var eaten = {};
+    var chosen = panel.querySelector("input[name=portion]:checked");
+    panel.querySelectorAll("input[name^=eat-]:checked").forEach(function (box) {
+      if (chosen && box.name === "eat-" + chosen.value) eaten[box.value] = true;
+    });
+    panel.querySelectorAll("input[name=give]").forEach(function (box) {
+      var label = box.closest("label");
+      if (eaten[box.value]) box.checked = false;
+      box.disabled = !!eaten[box.value];
+      if (label) label.classList.toggle("excluded", !!eaten[box.value]);
+    });
+    panel.querySelectorAll("select[name^=steal-]").forEach(function (select) {
+      var finisher = select.name.split("-")[2];
+      if (eaten[finisher]) select.value = "";
+      select.disabled = !!eaten[finisher];
+    });
+  }
+
+  function showError(text, field) {
+    var box = document.getElementById("play-error");
+    if (!box) return;
+    box.textContent = text;
+    panel.querySelectorAll("fieldset.invalid").forEach(function (f) { f.classList.remove("invalid"); f.removeAttribute("aria-invalid"); });
+    if (text && field) {
+      var target = panel.querySelector('.portion.selected [data-field="' + field + '"]') || panel.querySelector('[data-field="' + field + '"]');
+      if (target) { target.classList.add("invalid"); target.setAttribute("aria-invalid", "true"); }
+    }
   }
 
   function send(form) {
     var button = form.querySelector("button[type=submit]");
+    var counter = document.getElementById("gap-count");
+    if (form.id === "play-form" && counter && chosenGaps() !== parseInt(counter.dataset.need, 10)) {
+      // What the rules would refuse, said before asking them.
+      showError(fill(counter.dataset.wrong, { n: chosenGaps(), need: counter.dataset.need }), "cut");
+      return;
+    }
     if (button) button.disabled = true;
-    errorBox.textContent = "";
+    showError("");
     fetch(window.location.pathname, {
       method: "POST",
       body: new FormData(form),
       headers: { "X-Requested-With": "fetch", "X-CSRFToken": csrf() },
       credentials: "same-origin",
     }).then(function (response) { return response.json(); }).then(function (answer) {
-      if (!answer.ok) { errorBox.textContent = answer.error; if (button) button.disabled = false; return; }
+      if (!answer.ok) { showError(answer.error, answer.field); if (button) button.disabled = false; return; }
       refresh(true);
-    }).catch(function () { errorBox.textContent = "…"; if (button) button.disabled = false; });
+    }).catch(function () { showError(panel.dataset.offline); if (button) button.disabled = false; });
+  }
+
+  var again = false;
+  function done() {
+    busy = false;
+    // An update announced while this one was under way: read again.
+    if (again) { again = false; refresh(false); }
   }
 
   function refresh(force) {
-    if (busy) return;
+    if (busy) { again = true; return; }
     busy = true;
     fetch(panel.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
       .then(function (state) {
-        if (!force && String(state.turn) === String(turn) && state.status === status) { busy = false; return null; }
+        if (!force && String(state.turn) === String(turn) && state.status === status) { done(); return null; }
         turn = String(state.turn); status = state.status;
         return fetch(panel.dataset.panelUrl, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
           var focused = document.activeElement && document.activeElement.id;
@@ -97,10 +203,10 @@
           bind();
           var first = panel.querySelector("#play-form input:not([type=hidden])");
           if (first && !focused) first.focus({ preventScroll: true });
-          busy = false;
+          done();
         });
       })
-      .catch(function () { busy = false; });
+      .catch(function () { done(); });
   }
 
   var clockTimer = null;
@@ -117,6 +223,19 @@
     }, 1000);
   }
 
+  // Pushed updates: each move is announced on the table's stream; polling stays as the fallback,
+  // rarer while the stream is open.
+  var streaming = false;
+  if (window.EventSource && panel.dataset.eventsUrl) {
+    var source = new EventSource(panel.dataset.eventsUrl);
+    source.addEventListener("ready", function () { streaming = true; document.documentElement.dataset.live = "on"; refresh(false); });
+    source.onmessage = function () { refresh(false); };
+    source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
+  }
   bind();
-  setInterval(function () { if (status !== "finished") refresh(false); }, 1500);
+  var ticks = 0;
+  setInterval(function () {
+    ticks += 1;
+    if (status !== "finished" && (!streaming || ticks % 8 === 0)) refresh(false);
+  }, 1500);
 })();

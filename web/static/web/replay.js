@@ -49,6 +49,7 @@
         var who = eaten !== undefined ? eaten : owner;
         g.querySelector(".owner").textContent = who === undefined ? "" : String(who + 1);
         g.querySelector("title").textContent = g.dataset.title + (who === undefined ? "" : " — " + (eaten !== undefined ? "✕ " : "") + (who + 1));
+        g.setAttribute("aria-label", g.querySelector("title").textContent);
       });
     });
     root.querySelectorAll('[data-role="kept"]').forEach(function (cell) {
@@ -60,18 +61,45 @@
     root.querySelectorAll('[data-role="total"]').forEach(function (cell) {
       cell.textContent = frame.totals[cell.dataset.seat];
     });
-    var links = { first: 0, prev: Math.max(0, step - 1), next: Math.min(frames.length - 1, step + 1), last: frames.length - 1 };
-    root.querySelectorAll("[data-step]").forEach(function (a) { a.href = "?step=" + links[a.dataset.step]; });
+    var targets = { first: 0, prev: Math.max(0, step - 1), next: Math.min(frames.length - 1, step + 1), last: frames.length - 1 };
+    root.querySelectorAll("[data-step]").forEach(function (b) { b.value = targets[b.dataset.step]; });
+    if (scrub) scrub.value = step;
     history.replaceState(null, "", "?step=" + step);
   }
-  root.querySelectorAll("[data-step]").forEach(function (a) {
-    a.setAttribute("role", "button");
-    a.addEventListener("click", function (event) {
+  var scrub = root.querySelector('[data-role="scrub"]');
+  root.querySelectorAll("[data-step]").forEach(function (b) {
+    b.addEventListener("click", function (event) {
       event.preventDefault();
-      var where = a.dataset.step;
+      var where = b.dataset.step;
+      stop();
       show(where === "first" ? 0 : where === "last" ? frames.length - 1 : where === "prev" ? step - 1 : step + 1);
     });
   });
+  if (scrub) scrub.addEventListener("input", function () { stop(); show(parseInt(scrub.value, 10)); });
+  // Autoplay at the chosen speed; any other control stops it.
+  var play = root.querySelector('[data-role="autoplay"]');
+  var speed = root.querySelector('[data-role="speed"]');
+  var timer = null;
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    if (play) { play.textContent = play.dataset.play; play.setAttribute("aria-pressed", "false"); }
+  }
+  function start() {
+    if (step >= frames.length - 1) show(0);
+    play.textContent = play.dataset.pause;
+    play.setAttribute("aria-pressed", "true");
+    timer = setInterval(function () {
+      if (step >= frames.length - 1) { stop(); return; }
+      show(step + 1);
+    }, parseInt(speed.value, 10));
+  }
+  if (play && speed) {
+    play.hidden = false;
+    root.querySelector('[data-role="speed-box"]').hidden = false;
+    play.addEventListener("click", function () { if (timer) stop(); else start(); });
+    speed.addEventListener("change", function () { if (timer) { stop(); start(); } });
+  }
   document.addEventListener("keydown", function (event) {
     if (event.target.closest && event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowRight") show(step + 1);

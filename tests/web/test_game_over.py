@@ -1,0 +1,78 @@
+"""Game over at the table: your place, the score breakdown in placing order, ratings before and after,
+the replay, play again and queue again; and while a game runs, the header and the home page lead to it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+
+def _client_of(name: str) -> Client:
+    from django.contrib.auth.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username=name))
+    return client
+
+
+def test_the_finished_table_says_your_place_and_the_standings_in_placing_order(finished_match: Any) -> None:
+    from arena.models import MatchSeat
+
+    seats = {s.player.name: s for s in MatchSeat.objects.filter(match=finished_match).select_related("player")}
+    ann = _client_of("ann")
+    body = ann.get(f"/play/{finished_match.id}/").content.decode()
+    place = seats["ann"].rank
+    expected = "You won: first of 3." if place == 1 else f"You finished number {place} of 3."
+    assert f'<h3 id="over-title">{expected}</h3>' in body
+    standings = body[
+        body.index('class="board standings"') : body.index("</table>", body.index('class="board standings"'))
+    ]
+    names = re.findall(r"<td>\d</td><td>(\w+)", standings)
+    assert names == sorted(seats, key=lambda n: (seats[n].rank, seats[n].seat))
+    ann_seat = seats["ann"]
+    assert f"{ann_seat.rating_before:.0f} → {ann_seat.rating_after:.0f}" in standings
+    assert f'href="/matches/{finished_match.id}/"' in body
+    assert 'name="guests" value="ben, greedy"' in body and 'name="table_size" value="3"' in body
+
+
+def test_the_replay_lists_final_scores_in_placing_order(finished_match: Any) -> None:
+    from arena.models import MatchSeat
+
+    order = [
+        s.player.name
+        for s in MatchSeat.objects.filter(match=finished_match).select_related("player").order_by("rank", "seat")
+    ]
+    body = Client().get(f"/matches/{finished_match.id}/").content.decode()
+    positions = [body.index(f">{name}<") for name in order]
+    assert positions == sorted(positions)
+
+
+@pytest.mark.django_db
+def test_the_header_and_home_page_lead_to_the_game_in_progress(django_capture_on_commit_callbacks: Any) -> None:
+    from django.contrib.auth.models import User
+
+    from arena.models import Match
+    from arena.play.engine import create_live_match, person_of, resign
+
+    ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
+    client = _client_of("ann")
+    assert "Your game: table" not in client.get("/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        match = create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[ann, ben], seed=29)
+    home = client.get("/").content.decode()
+    assert f'<a class="playing" href="/play/{match.id}/">Your game: table {match.id}</a>' in home
+    assert f"Back to your game in progress (table {match.id})" in home
+    assert client.get("/me/").url == f"/players/{ann.id}/"
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(match.id, ann)
+        resign(match.id, ben)
+    from arena.play.engine import play_turn
+    from arena.play.models import LiveGame
+
+    with django_capture_on_commit_callbacks(execute=True):
+        while (game := LiveGame.objects.get(pk=match.pk)).to_act is not None:
+            play_turn(match.id, game.turn)
+    assert "Your game: table" not in client.get("/").content.decode()

@@ -1,0 +1,167 @@
+"""In Chromium at phone size, against the site served under ASGI: no page is wider than a 360 px screen,
+the table's status and its button stay in view, touch targets are large enough; screen readers get every
+slice and gap by name; and a whole game can be played with the keyboard alone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.asgi import asgi_site
+from tests.web.browsing import chromium, shot, sign_up
+
+pytestmark = pytest.mark.slow
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def site(transactional_db: None, monkeypatch: Any) -> Iterator[str]:
+    from django.db import connections
+
+    from arena.builtin import ensure_builtin_bots
+    from arena.models import Player
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+    ensure_builtin_bots(Player)
+    try:
+        with asgi_site() as base:
+            yield base
+    finally:
+        connections.close_all()
+
+
+def _table_for(name: str) -> Any:
+    """A friendly table of `name` (seat 1, to cut first) and greedy, seed 29."""
+    from django.contrib.auth.models import User
+
+    from arena.models import Match, Player
+    from arena.play.engine import create_live_match, person_of
+
+    person = person_of(User.objects.get(username=name))
+    return create_live_match(
+        game="part-du-chef",
+        kind=Match.Kind.FRIENDLY,
+        players=[person, Player.objects.get(name="greedy")],
+        seed=29,
+        options={"marianne": True},
+    )
+
+
+def _width(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def test_no_page_is_wider_than_a_360_px_phone_and_the_table_keeps_its_controls_in_view(
+    browser: Any, site: str, finished_match: Any
+) -> None:
+    page = sign_up(browser, site, "hana", width=PHONE["width"], height=PHONE["height"])
+    ann = finished_match.seats.get(seat=0).player
+    table = _table_for("hana")
+    pages = {
+        "home": "/",
+        "leaderboard": "/leaderboard/part-du-chef/",
+        "profile": f"/players/{ann.id}/",
+        "replay": f"/matches/{finished_match.id}/",
+        "rules-en": "/rules/",
+        "lobby": "/play/",
+        "table": f"/play/{table.id}/",
+    }
+    wide = {}
+    for name, path in pages.items():
+        page.goto(site + path)
+        if _width(page) > PHONE["width"]:
+            wide[name] = _width(page)
+        shot(page, f"40-phone-{name}")
+    for locale, name in (("fr-FR", "rules-fr"), ("nb-NO", "rules-nb")):
+        context = browser.new_context(locale=locale, viewport=PHONE)
+        other = context.new_page()
+        other.goto(f"{site}/rules/")
+        if _width(other) > PHONE["width"]:
+            wide[name] = _width(other)
+        shot(other, f"40-phone-{name}")
+        context.close()
+    assert wide == {}
+
+    # At the table: scrolled down to the last gap, the status line (with the clock) and the Cut
+    # button are still on screen.
+    page.goto(f"{site}/play/{table.id}/")
+    page.locator('input[name=gap][value="12"]').scroll_into_view_if_needed()
+    page.mouse.wheel(0, 400)
+    page.wait_for_timeout(200)
+    for selector in ("#status-line", ".clock", "#send"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], selector
+    for selector in ("#send", "label.gap", "#sound-on >> xpath=.."):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["height"] >= 44, selector
+    shot(page, "41-phone-table-scrolled")
+    page.context.close()
+
+
+def test_screen_readers_get_every_slice_and_gap_by_name_and_a_game_is_played_by_keyboard(
+    browser: Any, site: str
+) -> None:
+    from arena.play.engine import play_turn
+    from arena.play.models import LiveGame
+    from web.sentences import slice_name
+
+    page = sign_up(browser, site, "ines")
+    table = _table_for("ines")
+    page.goto(f"{site}/play/{table.id}/")
+    game = LiveGame.objects.get(pk=table.pk)
+    from arena.play.engine import load_state
+
+    ring = load_state(game).ring
+    tree = page.locator("svg.pizza").aria_snapshot()
+    for sid in ring:
+        described = page.locator(f'svg.pizza g[data-slice="{sid}"]').get_attribute("aria-label")
+        assert described and described.split(" — ")[0] in tree
+    # Gap 4 lies between ring positions 3 and 4.
+    between = f"between {slice_name(ring[3])} and {slice_name(ring[4])}"
+    assert page.get_by_role("checkbox", name=re.compile(rf"^gap 4 — {re.escape(between)}")).count() == 1
+    # The live region says what happened, not the seconds of the clock.
+    announce = page.locator("#announce")
+    page.wait_for_timeout(2200)
+    assert announce.inner_text() == ""
+
+    # The whole game by keyboard: focus moves with Tab and Shift+Tab, Space ticks, Enter sends.
+    while (game := LiveGame.objects.get(pk=table.pk)).to_act is not None:
+        if game.to_act == 1:
+            assert play_turn(table.id, game.turn) == "played"
+            continue
+        page.wait_for_function("t => document.getElementById('panel').dataset.turn === t", arg=str(game.turn))
+        if page.locator("#play-form input[name=phase][value=cut]").count():
+            page.locator('input[name=gap][value="0"]').focus()
+            page.keyboard.press("Space")
+            for _ in range(6):
+                page.keyboard.press("Tab")
+            page.keyboard.press("Space")  # gap 6
+            assert page.locator("#gap-count").inner_text() == "2 of 2 gaps chosen"
+        else:
+            page.locator("#play-form input[name=portion]").first.focus()
+            page.keyboard.press("Space")
+        page.locator("#send").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("t => document.getElementById('panel').dataset.turn !== t", arg=str(game.turn))
+        if game.turn == 2:
+            page.wait_for_function("() => document.getElementById('announce').textContent.length > 0")
+            assert "greedy" in announce.inner_text() or "ines" in announce.inner_text()
+    page.wait_for_selector("#panel[data-status=finished]", timeout=5000)
+    assert page.locator(".game-log li").count() == 20
+
+    # The replay's controls are buttons: Space on Back steps back.
+    page.goto(f"{site}/matches/{table.id}/")
+    back = page.get_by_role("button", name=re.compile("Back"))
+    back.focus()
+    page.keyboard.press("Space")
+    assert page.locator('[data-role="step"]').inner_text() == "14"
+    page.context.close()
