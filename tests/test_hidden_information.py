@@ -9,8 +9,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from arena.botclient.match import play_with_sessions
-from arena.botclient.session import Exchange
 from arena.models import Match, MatchSeat, Player
 from arena.play.engine import create_live_match, person_of
 from arena.play.models import LiveGame
@@ -18,6 +16,8 @@ from arena.secrecy import held_back_reason, may_show_secrets
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.tournaments.models import Tournament, TournamentGame
 from botclient import BotSession
+from botclient.match import play_with_sessions
+from botclient.session import Exchange
 from games.part_du_chef import State
 from games.part_du_chef.bots import get_bot
 from games.part_du_chef.deck import deal
