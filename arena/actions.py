@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from arena import runner
 from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.placing import RECORD_FIELD, placings, record_verdict
 from arena.signals import match_committed
 from games.registry import get_game
 
@@ -186,19 +187,24 @@ def commit_result(match_id: int, attempt: int, played: runner.PlayedGame) -> boo
             if match.status != Match.Status.RUNNING or match.attempt != attempt:
                 return False
             seats = list(match.seats.select_related("player").order_by("seat"))
+            placed = placings(played.totals, played.forfeited)
+            record = dict(played.record)
+            record[RECORD_FIELD] = record_verdict(
+                played.totals, played.forfeited, played.stand_in, len(record.get("actions") or [])
+            )
             changes = None
             if match.rated:
                 changes = rate_match(match, [seat.player for seat in seats], played.totals, played.forfeited)
             for index, seat in enumerate(seats):
                 seat.score = played.totals[index]
-                seat.rank = played.ranks[index]
+                seat.rank = placed[index]
                 seat.forfeited = played.forfeited[index]
                 if changes is not None:
                     seat.rating_before = changes[index].before
                     seat.rating_after = changes[index].after
             MatchSeat.objects.bulk_update(seats, ["score", "rank", "forfeited", "rating_before", "rating_after"])
             match.status = Match.Status.FINISHED
-            match.record = played.record
+            match.record = record
             match.lease_expires_at = None
             match.error = ""
             # Taken after the rating rows are locked: per player, finished_at follows commit order.

@@ -75,9 +75,10 @@ class SeatLog:
 class PlayedGame:
     record: dict[str, Any]
     totals: tuple[int, ...]
-    ranks: tuple[int, ...]
     forfeited: tuple[bool, ...]
     seat_logs: tuple[SeatLog, ...] = ()
+    # Per action of the record: True where the stand-in decided for a seat that forfeited.
+    stand_in: tuple[bool, ...] | None = None
 
 
 def play(
@@ -108,7 +109,6 @@ def play(
     return PlayedGame(
         record=record,
         totals=tuple(int(score.total) for score in scores),
-        ranks=tuple(int(rank) for rank in state.ranks()),
         forfeited=tuple(False for _ in players),
     )
 
@@ -151,7 +151,7 @@ def _play_with_sessions(
     return PlayedGame(
         record=record,
         totals=tuple(int(score.total) for score in state.scores()),
-        ranks=tuple(int(rank) for rank in state.ranks()),
         forfeited=tuple(played.forfeited),
         seat_logs=tuple(logs),
+        stand_in=tuple(played.stand_in),
     )

@@ -165,23 +165,6 @@ def dispatch_turn(match_id: int, turn: int, deadline: datetime | None) -> None:
         transaction.on_commit(lambda: play_turn.apply_async((match_id, turn), queue=queue, eta=deadline))
 
 
-def final_ranks(totals: Sequence[int], forfeited: Sequence[bool]) -> tuple[int, ...]:
-    """1 + the number of players ahead; whoever forfeited is behind everyone who did not.
-
-    >>> final_ranks([50, 60, 40], [False, True, False])
-    (1, 3, 2)
-    """
-    return tuple(
-        1
-        + sum(
-            1
-            for other_total, other_out in zip(totals, forfeited, strict=True)
-            if (not other_out and out) or (other_out == out and other_total > total)
-        )
-        for total, out in zip(totals, forfeited, strict=True)
-    )
-
-
 def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -> None:
     totals = tuple(int(score.total) for score in state.scores())
     forfeited = tuple(bool(flag) for flag in live.out)
@@ -190,9 +173,9 @@ def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -
     played = runner.PlayedGame(
         record=live.record,
         totals=totals,
-        ranks=final_ranks(totals, forfeited),
         forfeited=forfeited,
         seat_logs=botseats.seat_logs(match.id),
+        stand_in=tuple(bool(flag) for flag in live.stand_in),
     )
     if not actions.commit_result(match.id, match.attempt, played):
         raise PlayError(f"match {match.id} could not be committed")
@@ -233,6 +216,7 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
             raise IllegalAction("you have left this game; the house plays your seat")
         state = load_state(live)
         state.apply(parsed, seat=seat)
+        live.stand_in = [*live.stand_in, False]
         _save(live, match, players, state, timezone.now())
     return live
 
@@ -262,6 +246,7 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
         state = load_state(live)
         bot = get_bot(engine, seed=runner.seat_seed(match.seed, seat) + turn)
         state.apply(bot.act(state.observation(seat)), seat=seat)
+        live.stand_in = [*live.stand_in, not plays_itself(player)]
         _save(live, match, players, state, now)
     return "played"
 
@@ -306,6 +291,7 @@ def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
             state = load_state(live)  # untouched by a refused action
             stand_in = get_bot(STAND_IN, seed=runner.seat_seed(match.seed, seat) + turn)
             state.apply(stand_in.act(state.observation(seat)), seat=seat)
+        live.stand_in = [*live.stand_in, not applied]
         botseats.record_move(match_id, move, decision.stderr, forfeited=not applied)
         _save(live, match, players, state, now)
     return "played" if applied else "forfeited"
