@@ -6,3 +6,10 @@ from django.apps import AppConfig
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = "Ratings"
+
+    def ready(self) -> None:
+        # Imported here, not at the top: models can be imported only once the app registry is ready.
+        from arena.signals import match_committed
+        from ratings.receivers import rate_committed_match
+
+        match_committed.connect(rate_committed_match, dispatch_uid="ratings.rate_committed_match")

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.part_du_chef import Cut, State, Take, replay
+from games.part_du_chef import DECK, Cut, State, Take, replay
 from web.pizza import describe, sort_name
 
 
@@ -74,8 +74,6 @@ def caption(action: Any, seat: int, pizza: int, names: list[str], portion: tuple
 
 
 def sort_name_of(sid: int) -> str:
-    from games.part_du_chef import DECK
-
     return sort_name(DECK[sid].kind)
 
 

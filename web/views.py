@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from arena.actions import RequestError
+from arena.errors import RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
@@ -25,6 +25,7 @@ from games.registry import all_games, get_game
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
 from web import charts, pizza, replay
+from web.bots import owner_bots
 from web.forms import SignUpForm
 from web.table import action_from_form, context
 
@@ -348,6 +349,4 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
-    from web.bots import owner_bots
-
     return render(request, "web/bots.html", {"bots": owner_bots(request.user)})

@@ -9,6 +9,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        # Imported here, not at the top: models can be imported only once the app registry is ready.
         from arena.signals import match_committed
         from arena.tournaments import receivers
 

@@ -15,7 +15,7 @@ from arena.submissions.models import BotSeat, BotVersion
 
 from .conftest import HOSTILE, STARTER_KITS, kit_zip
 
-CRASH_ON_THIRD_MOVE = (HOSTILE / "crash_mid_game.py").read_text()
+CRASH_ON_THIRD_MOVE = (HOSTILE / "kit_crash_mid_game.py").read_text()
 
 
 def _version(bot) -> BotVersion:
