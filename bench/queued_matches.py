@@ -1,13 +1,13 @@
 """Play-task deliveries per match with 1,000 queued matches while workers are killed and restarted.
 
-1,000 bot matches are queued at once (rated, so every result moves the ratings), then two Celery
-workers play them while one of them is killed with SIGKILL and restarted every few seconds, and
-Celery beat runs the sweepers. Every delivery of the play task is counted at task start (a
+1,000 bot matches are queued (rated, so every result moves the ratings) at a rate above what two
+Celery workers play, so a backlog builds up; one of the workers is killed with SIGKILL and restarted
+every few seconds, and Celery beat runs the sweepers. Every delivery of the play task is counted at task start (a
 `task_prerun` hook of this script's worker wrapper increments a bench-only Redis key), duplicates
 and deliveries that find the match already taken included. At the end: every match finished, each
 rated once (one ledger row per seat) and the ledger replays to the stored ratings.
 
-    python bench/queued_matches.py [--matches 1000] [--kill-every 5] [--resend 5] [--lease 10]
+    python bench/queued_matches.py [--matches 1000] [--rate 30] [--kill-every 5] [--resend 5] [--lease 10]
 
 Runs on the tree it sits in, so the same script measures an earlier commit checked out elsewhere.
 Uses its own database (`<DATABASE_URL name>_bench`), queues and Redis key.
@@ -100,6 +100,7 @@ def main() -> None:
     parser.add_argument("--resend", type=float, default=5.0, help="ARENA_QUEUED_RESEND_SECONDS")
     parser.add_argument("--lease", type=float, default=10.0, help="ARENA_MATCH_LEASE_SECONDS")
     parser.add_argument("--sweep", type=float, default=2.0, help="ARENA_SWEEP_SECONDS")
+    parser.add_argument("--rate", type=float, default=30.0, help="matches queued per second")
     parser.add_argument("--timeout", type=float, default=1200.0)
     args = parser.parse_args()
 
@@ -148,15 +149,6 @@ def main() -> None:
     key = os.environ["BENCH_DELIVERIES_KEY"]
     broker.delete(key)
 
-    with Progress(TextColumn("queueing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err) as bar:
-        task = bar.add_task("queue", total=args.matches)
-        for _ in range(args.matches):
-            seated = rng.sample(players, rng.choice((2, 3, 4)))
-            actions.create_match(
-                game="part-du-chef", kind="ranked", player_ids=[p.id for p in seated], seed=rng.randrange(2**31)
-            )
-            bar.advance(task)
-
     env = dict(os.environ)
     schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
     beat = subprocess.Popen(
@@ -169,6 +161,7 @@ def main() -> None:
     )
     workers = [start_worker(f"{tag}-{i}", env) for i in range(2)]
     kills = 0
+    queued = 0
     started = time.monotonic()
     try:
         with Progress(
@@ -182,9 +175,26 @@ def main() -> None:
             task = bar.add_task("play", total=args.matches, extra="")
             next_kill = time.monotonic() + args.kill_every
             while True:
+                # Matches arrive faster than two workers play them, so a backlog builds up behind which
+                # the sweeps run: the situation in which a queued match used to be re-sent over and over.
+                due = min(args.matches, int((time.monotonic() - started) * args.rate) + 1)
+                while queued < due:
+                    seated = rng.sample(players, rng.choice((2, 3, 4)))
+                    actions.create_match(
+                        game="part-du-chef",
+                        kind="ranked",
+                        player_ids=[p.id for p in seated],
+                        seed=rng.randrange(2**31),
+                    )
+                    queued += 1
                 done = Match.objects.filter(status__in=["finished", "failed"]).count()
                 delivered = int(broker.get(key) or 0)
-                bar.update(task, completed=done, extra=f"deliveries {delivered}, kills {kills}")
+                backlog = broker.llen(os.environ["ARENA_QUEUE"])
+                bar.update(
+                    task,
+                    completed=done,
+                    extra=f"queued {queued}, in the broker {backlog}, deliveries {delivered}, kills {kills}",
+                )
                 if done >= args.matches:
                     break
                 if time.monotonic() - started > args.timeout:
