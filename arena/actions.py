@@ -208,9 +208,9 @@ def create_match(
 
 def claim_match(match_id: int) -> int | None:
     """Take the match for one attempt. Returns the attempt number, or None if not ours to play."""
-    attempt, was = MATCH_LEASE.claim(match_id)
-    if attempt is None and was >= settings.ARENA_MATCH_MAX_ATTEMPTS:
-        give_up(match_id, was, "the last attempt did not finish before its lease expired")
+    attempt, exhausted = MATCH_LEASE.claim(match_id)
+    if exhausted is not None:
+        give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
     return attempt
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import current_app
+from kombu.exceptions import ChannelError
 
 log = logging.getLogger(__name__)
 
@@ -17,6 +18,9 @@ def waiting_messages(queue: str) -> int:
         with current_app.connection_for_write() as connection:
             declared = connection.default_channel.queue_declare(queue=queue, passive=True)
             return int(declared.message_count)
-    except Exception as exc:  # a missing queue or an unreachable broker: assume nothing waits
+    except ChannelError:
+        # Redis has no key for an empty queue, so a passive declare answers "not found": none wait.
+        return 0
+    except Exception as exc:  # an unreachable broker: assume nothing waits, so lost messages are re-sent
         log.warning("cannot count the messages waiting in %s: %s", queue, exc)
         return 0

@@ -43,16 +43,20 @@ class Lease:
     def claimable(self, now: datetime) -> Q:
         return Q(status=self.queued) | Q(status=self.running, lease_expires_at__lt=now)
 
-    def claim(self, pk: int) -> tuple[int | None, int]:
-        """(the attempt won, or None; the attempt the row was at). One conditional UPDATE wins."""
+    def claim(self, pk: int) -> tuple[int | None, int | None]:
+        """(the attempt won or None, the attempt of a claimable row out of attempts or None).
+
+        One conditional UPDATE wins; a row that may be claimed but has used all its attempts is
+        reported so that the caller fails it with its own reason.
+        """
         now = timezone.now()
         row = self.model._default_manager.filter(pk=pk).values("status", "attempt", "lease_expires_at").first()
         if row is None:
-            return None, 0
+            return None, None
         status, attempt, lease = row["status"], row["attempt"], row["lease_expires_at"]
         stuck = status == self.running and lease is not None and lease < now
         if status != self.queued and not stuck:
-            return None, attempt
+            return None, None
         if attempt >= self.max_attempts():
             return None, attempt
         changes: dict[str, Any] = {
@@ -63,7 +67,7 @@ class Lease:
         if self.started_field:
             changes[self.started_field] = now
         won = self.model._default_manager.filter(self.claimable(now), pk=pk, attempt=attempt).update(**changes)
-        return (attempt + 1 if won == 1 else None), attempt
+        return (attempt + 1 if won == 1 else None), None
 
     def requeue(self, pk: int, attempt: int, error: str, *, only_expired: bool = False) -> bool:
         """Back to queued after a failed or abandoned attempt, fenced by the attempt."""

@@ -77,3 +77,12 @@ def test_a_queued_match_whose_message_was_lost_is_sent_again_once_per_interval(m
     _expire(match.id)
     assert actions.sweep_stuck_matches()["resent"] == 1
     assert actions.sweep_stuck_matches()["resent"] == 0
+
+
+@pytest.mark.django_db
+def test_a_duplicate_delivery_during_the_last_attempt_leaves_the_running_match_alone(match: Match) -> None:
+    Match.objects.filter(pk=match.id).update(attempt=2)
+    assert actions.claim_match(match.id) == 3  # the last attempt, running inside its lease
+    assert actions.run_match(match.id) == "not claimed"  # a second copy of the message
+    match.refresh_from_db()
+    assert (match.status, match.attempt) == ("running", 3)

@@ -139,9 +139,9 @@ def retire_bot(bot: SubmittedBot) -> SubmittedBot:
 
 
 def claim_validation(version_id: int) -> int | None:
-    attempt, was = VALIDATION_LEASE.claim(version_id)
-    if attempt is None and was >= VALIDATION_MAX_ATTEMPTS:
-        _finish(version_id, was, accepted=False, reason="validation did not finish after 3 attempts", log=None)
+    attempt, exhausted = VALIDATION_LEASE.claim(version_id)
+    if exhausted is not None:
+        _finish(version_id, exhausted, accepted=False, reason="validation did not finish after 3 attempts", log=None)
     return attempt
 
 
