@@ -62,11 +62,6 @@ def dispatch_match(match_id: int) -> None:
     send_on_commit(PLAY_TASK, (match_id,))
 
 
-def resend_deadline() -> Any:
-    """When a queued match or version not picked up by then is sent to the workers again."""
-    return MATCH_LEASE.resend_deadline()
-
-
 # -- creating -----------------------------------------------------------------------------------
 
 
@@ -193,7 +188,7 @@ def create_match(
             status=Match.Status.RUNNING if live else Match.Status.QUEUED,
             attempt=1 if live else 0,
             started_at=now if live else None,
-            lease_expires_at=None if live else resend_deadline(),
+            lease_expires_at=None if live else MATCH_LEASE.resend_deadline(),
         )
         MatchSeat.objects.bulk_create(
             [MatchSeat(match=match, seat=seat, player=player) for seat, player in enumerate(seating.players)]

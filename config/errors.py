@@ -8,7 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import exception_handler, set_rollback
 
 from arena.errors import ArenaError
 from games.part_du_chef import IllegalAction
@@ -33,6 +33,7 @@ def domain_error_response(exc: Exception) -> Response | None:
 def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     domain = domain_error_response(exc)
     if domain is not None:
+        set_rollback()  # as DRF does for its own errors: nothing of a refused request is kept
         return domain
     response = exception_handler(exc, context)
     if response is None:

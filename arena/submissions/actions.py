@@ -16,7 +16,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from arena import actions as arena_actions
-from arena.actions import resend_deadline
 from arena.botclient.http import UnsafeEndpoint, parse_endpoint, resolve_checked
 from arena.dispatch import send_on_commit
 from arena.errors import RequestError
@@ -97,7 +96,8 @@ def create_bot(
         with transaction.atomic():
             player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=owner)
             bot = SubmittedBot.objects.create(player=player, game=spec.key, description=description)
-            version = BotVersion.objects.create(bot=bot, number=1, lease_expires_at=resend_deadline(), **source)
+            deadline = VALIDATION_LEASE.resend_deadline()
+            version = BotVersion.objects.create(bot=bot, number=1, lease_expires_at=deadline, **source)
             dispatch_validation(version.id)
     except IntegrityError:
         raise RequestError(f"a player named {name!r} already exists; choose another name") from None
@@ -114,7 +114,7 @@ def add_version(
             raise RequestError(f"bot {bot.pk} is retired; submit a new bot instead")
         last = BotVersion.objects.filter(bot=locked).order_by("-number").values_list("number", flat=True).first()
         version = BotVersion.objects.create(
-            bot=locked, number=(last or 0) + 1, lease_expires_at=resend_deadline(), **source
+            bot=locked, number=(last or 0) + 1, lease_expires_at=VALIDATION_LEASE.resend_deadline(), **source
         )
         dispatch_validation(version.id)
     return version
