@@ -7,13 +7,17 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
 from arena import actions, runner
 from arena.models import Match, MatchSeat
+from arena.play.engine import create_live_match, person_of, play_turn, resign
+from arena.play.models import LiveGame
 from arena.tournaments import standings
 from games.part_du_chef import replay
+from games.part_du_chef.record import discrepancies
 
 
 def _committed_with_best_total_forfeited(players: list[Any]) -> tuple[Match, int]:
@@ -59,6 +63,7 @@ def test_the_record_keeps_the_game_ranks_and_adds_the_placings_and_who_decided(m
     assert len(verdict["decided_by"]) == len(record["actions"])
     assert "stand-in" in verdict["decided_by"] and set(verdict["decided_by"]) == {"player", "stand-in"}
     replay(record)  # the extra field does not stop a replay
+    assert discrepancies(record) == []  # nor `verify`
 
 
 @pytest.mark.django_db
@@ -92,3 +97,27 @@ def test_tournament_standings_give_a_forfeiter_no_points_and_no_win(make_bots) -
             if other.seat != seat.seat
         )
         assert points[seat.seat] == expected
+
+
+@pytest.mark.django_db
+def test_a_person_who_resigns_is_placed_last_at_the_table_and_the_record_names_the_stand_in(make_bots) -> None:
+    user = User.objects.create_user("ann", password="pw-ann-123")
+    ann = person_of(user)
+    match = create_live_match(game="part-du-chef", kind="friendly", players=[ann, *make_bots(2, "greedy")], seed=29)
+    resign(match.id, ann)
+    for _ in range(500):
+        live = LiveGame.objects.get(pk=match.id)
+        if live.to_act is None:
+            break
+        play_turn(match.id, live.turn)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    seats = list(match.seats.order_by("seat"))
+    assert seats[0].forfeited and seats[0].rank == 3
+    api = APIClient()
+    api.force_authenticate(user)
+    result = api.get(f"/api/matches/{match.id}/state/").json()["result"]
+    assert result["ranks"] == [seat.rank for seat in seats] == match.record["arena"]["placings"]
+    decided = match.record["arena"]["decided_by"]
+    by_seat = {(action["seat"], who) for action, who in zip(match.record["actions"], decided, strict=True)}
+    assert by_seat == {(0, "stand-in"), (1, "player"), (2, "player")}
