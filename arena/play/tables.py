@@ -12,6 +12,7 @@ from arena.models import Match, Player
 from arena.play import engine
 from arena.play.engine import PlayError
 from arena.play.models import FriendlyTable, TableSeat
+from arena.seats import Where
 
 
 def open_table(user: Any, game: str, guests: Sequence[object], options: object = None) -> FriendlyTable:
@@ -32,16 +33,13 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
         raise PlayError("a guest is invited twice")
     found = Player.objects.in_bulk(ids)
     for guest_id in ids:
-        guest = found.get(guest_id)
-        if guest is None:
+        if guest_id not in found:
             raise PlayError(f"unknown player {guest_id}")
-        refusal = engine.seat_refusal(guest)
-        if refusal is not None:
-            raise PlayError(refusal)
-    try:
-        normalised = spec.validate_options(options if options is not None else {}, count)
-    except (TypeError, ValueError) as exc:
-        raise PlayError(f"bad options: {exc}") from None
+    # The match core's one check of a line-up: who may sit at a table with people, the options.
+    seating = actions.check_seating(
+        game=spec.key, players=[host, *(found[guest_id] for guest_id in ids)], options=options, where=Where.TABLE
+    )
+    normalised = seating.options
     with transaction.atomic():
         table = FriendlyTable.objects.create(host=host, game=spec.key, options=normalised)
         seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
