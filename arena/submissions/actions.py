@@ -291,11 +291,13 @@ def sweep_validations() -> dict[str, int]:
     """Re-send validations whose message was lost (once per deadline, doubling) or whose worker died."""
     now = timezone.now()
     resent = 0
-    for version_id, _ in VALIDATION_LEASE.expired(now):
-        # The claim takes over the stuck attempt (or rejects the version after the last one).
+    for version_id, attempt in VALIDATION_LEASE.expired(now):
+        # Back to pending under the same attempt count: the next claim takes it over (or rejects
+        # the version after the last attempt), and later sweeps wait for the resend deadline.
         with transaction.atomic():
-            dispatch_validation(version_id)
-        resent += 1
+            if VALIDATION_LEASE.requeue(version_id, attempt, "", only_expired=True):
+                dispatch_validation(version_id)
+                resent += 1
     for version_id, resends in VALIDATION_LEASE.due_for_resend(now):
         with transaction.atomic():
             if VALIDATION_LEASE.mark_resent(version_id, resends, now):
