@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from arena.errors import RequestError
+from arena.errors import NotSeated, PlayError, RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
@@ -246,7 +246,7 @@ def _table(request: HttpRequest, match_id: int) -> tuple[engine.TableState, Play
     player = _person(request)
     try:
         return engine.table_state(match_id, player), player
-    except engine.NotSeated:
+    except NotSeated:
         raise Http404("no such table") from None
 
 
@@ -274,7 +274,7 @@ def _play_post(request: HttpRequest, table: engine.TableState, player: Player | 
             else:
                 turn = int(request.POST.get("turn", "-1"))
                 engine.submit_action(table.live.match_id, player, turn, action_from_form(request.POST))
-        except (ValueError, IllegalAction, engine.PlayError) as exc:
+        except (ValueError, IllegalAction, PlayError) as exc:
             error = str(exc)
     if wants_json:
         return JsonResponse({"ok": error is None, "error": error}, status=200 if error is None else 400)
@@ -299,14 +299,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 found = dict(Player.objects.filter(name__in=names).values_list("name", "id"))
                 missing = [name for name in names if name not in found]
                 if missing:
-                    raise engine.PlayError(_("No player named %(name)s.") % {"name": missing[0]})
+                    raise PlayError(_("No player named %(name)s.") % {"name": missing[0]})
                 options = {"marianne": request.POST.get("marianne") == "on"}
                 tables.open_table(request.user, DEFAULT_GAME, [found[name] for name in names], options)
             elif "accept" in request.POST:
                 tables.accept(request.user, int(request.POST["accept"]))
             elif "decline" in request.POST:
                 tables.decline(request.user, int(request.POST["decline"]))
-        except (ValueError, engine.PlayError, RequestError) as exc:
+        except (ValueError, PlayError, RequestError) as exc:
             messages.error(request, str(exc))
         return redirect("web:lobby")
     status = queue.status(request.user)

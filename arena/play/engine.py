@@ -30,9 +30,6 @@ from games.part_du_chef import IllegalAction, State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
 from games.registry import get_game
 
-# Re-exported: callers of the table engine name its refusals through it.
-__all__ = ["GameOver", "IllegalAction", "NotSeated", "PlayError", "StaleTurn"]
-
 TURN_TASK = "play.play_turn"
 
 log = logging.getLogger(__name__)

@@ -8,9 +8,9 @@ from typing import Any
 from django.db import transaction
 
 from arena import actions
+from arena.errors import NotSeated, PlayError
 from arena.models import Match, Player
 from arena.play import engine
-from arena.play.engine import PlayError
 from arena.play.models import FriendlyTable, TableSeat
 from arena.seats import Where
 
@@ -57,7 +57,7 @@ def _locked_table(user: Any, table_id: int) -> tuple[FriendlyTable, TableSeat]:
     if table is not None:
         seat = TableSeat.objects.filter(table=table, player__owner=user, player__kind=Player.Kind.HUMAN).first()
     if table is None or seat is None:
-        raise engine.NotSeated(f"no table {table_id} with a seat for you")
+        raise NotSeated(f"no table {table_id} with a seat for you")
     return table, seat
 
 
