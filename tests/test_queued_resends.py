@@ -75,3 +75,30 @@ def test_periodic_tasks_wait_on_a_queue_of_their_own_that_workers_consume() -> N
     assert periodic != settings.CELERY_TASK_DEFAULT_QUEUE
     assert {entry["options"]["queue"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} == {periodic}
     assert {queue.name for queue in settings.CELERY_TASK_QUEUES} >= {periodic}
+
+
+@pytest.mark.slow
+def test_a_worker_consumes_the_periodic_queue_and_its_sweep_brings_a_lost_match_back(workers, make_bots) -> None:
+    from celery import current_app
+
+    from tests.support import wait_until
+
+    players = make_bots(2)
+    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=8)
+    Match.objects.filter(pk=match.id).update(
+        status=Match.Status.RUNNING, attempt=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(workers.queue)  # its worker died: the play message is gone, only the sweep brings it back
+    periodic = f"{workers.queue}-periodic"  # what a worker started with ARENA_QUEUE derives
+    current_app.send_task("arena.sweep_stuck_matches", queue=periodic)
+    workers.start("both-queues")
+    wait_until(
+        lambda: Match.objects.get(pk=match.id).status == Match.Status.FINISHED,
+        90,
+        "the sweep from the periodic queue to requeue the match and a worker to play it",
+        workers.tail(),
+    )
+    assert Match.objects.get(pk=match.id).attempt == 2
+    client.delete(periodic)
+    client.close()
