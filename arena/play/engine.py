@@ -19,20 +19,20 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from arena import actions, runner, seats
+from arena import actions, runner
 from arena.dispatch import send_on_commit
 from arena.errors import GameOver, NotSeated, PlayError, StaleTurn
 from arena.models import Match, MatchSeat, Player
 from arena.play import botseats
 from arena.play.models import LiveGame
-from arena.seats import Where, plays_itself
+from arena.seats import plays_itself
 from games.part_du_chef import IllegalAction, State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
 from games.registry import get_game
 
-TURN_TASK = "play.play_turn"
-
 log = logging.getLogger(__name__)
+
+TURN_TASK = "play.play_turn"
 
 # The house engine that plays a decision for a person whose clock ran out, or who left.
 STAND_IN = "greedy"
@@ -47,11 +47,6 @@ def person_of(user: Any) -> Player:
     if Player.objects.filter(name=name).exists():
         name = f"{name}-{user.pk}"
     return Player.objects.create(name=name, kind=Player.Kind.HUMAN, owner=user)
-
-
-def seat_refusal(player: Player) -> str | None:
-    """Why this player cannot sit at a table with people, or None (the seat kinds of `arena.seats` say)."""
-    return seats.refusal(player, Where.TABLE)
 
 
 def create_live_match(
@@ -82,14 +77,10 @@ def create_live_match(
             banks = botseats.pin_versions(match.id, players)
         except ValueError as exc:
             raise PlayError(str(exc)) from None
-        state = replay_start(match, count)
+        state = get_game(match.game).new_state(count, match.seed, match.options)
         live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count, bank_ms=banks)
         _save(live, match, list(players), state, match.started_at or timezone.now())
     return match
-
-
-def replay_start(match: Match, count: int) -> State:
-    return get_game(match.game).new_state(count, match.seed, match.options)
 
 
 def _extra(match: Match) -> dict[str, Any]:
