@@ -1,108 +1,110 @@
-"""State changes of matches and arena entries. Each runs in one transaction; tasks are sent on commit.
+"""The match core: every kind of match created, claimed, committed and placed here, in one transaction each.
 
-A match moves queued -> running (claimed with a conditional UPDATE that bumps `attempt`, the fencing
-token) -> finished, or back to queued after an error, or failed after the last attempt. Only the
-holder of the current attempt can commit a result; the result, the seats and the rating changes are
-written together in one transaction.
+A match moves queued -> running (claimed through `arena.leases`, the fencing token `attempt`
+bumped) -> finished, or back to queued after an error, or failed after the last attempt. Only the
+holder of the current attempt can commit a result. Tables with people are created running
+(attempt 1, no lease) and committed through the same `commit_result`.
+
+The result commit writes the seats with their placing (`arena.placing`) and sends `match_committed`
+inside its transaction: the ratings and the tournaments react there, so results and ratings commit
+together or not at all. This module imports none of the features built on it.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
-from datetime import timedelta
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from arena import runner
+from arena.broker import waiting_messages
+from arena.dispatch import send_on_commit
+from arena.errors import RequestError
+from arena.leases import Lease
 from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.placing import RECORD_FIELD, placings, record_verdict
+from arena.seats import Where, check, is_person
 from arena.signals import match_committed
-from games.registry import get_game
+from games.registry import GameSpec, all_games, get_game
 
 log = logging.getLogger(__name__)
 
 MAX_SEED = 2**31 - 1
+PLAY_TASK = "arena.play_match"
+
+MATCH_LEASE = Lease(
+    model=Match,
+    queued=Match.Status.QUEUED,
+    running=Match.Status.RUNNING,
+    lease_seconds=lambda: float(settings.ARENA_MATCH_LEASE_SECONDS),
+    max_attempts=lambda: int(settings.ARENA_MATCH_MAX_ATTEMPTS),
+    started_field="started_at",
+    error_field="error",
+)
 
 
-class RequestError(ValueError):
-    """A request that cannot be carried out; the message names the problem."""
-
-
-def resolve_game(game: str) -> Any:
+def resolve_game(game: str) -> GameSpec:
     try:
         return get_game(game)
     except KeyError:
-        from games.registry import all_games
-
         known = ", ".join(spec.key for spec in all_games())
         raise RequestError(f"unknown game {game!r}; available games: {known}") from None
 
 
 def dispatch_match(match_id: int) -> None:
     """Send the play task once the surrounding transaction commits."""
-    from arena.tasks import play_match
-
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    transaction.on_commit(lambda: play_match.apply_async((match_id,), queue=queue))
+    send_on_commit(PLAY_TASK, (match_id,))
 
 
-def resend_deadline() -> Any:
-    """When a queued match or version not picked up by then is sent to the workers again."""
-    return timezone.now() + timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
+# -- creating -----------------------------------------------------------------------------------
 
 
-def insert_queued_match(
-    *, spec: Any, kind: str, players: Sequence[Player], options: dict[str, Any], seed: int, created_by: Any
-) -> Match:
-    """The match row and its seats, in the caller's transaction; the caller dispatches it."""
-    match = Match.objects.create(
-        game=spec.key,
-        kind=kind,
-        rated=kind in Match.RATED_KINDS,
-        options=options,
-        seed=seed,
-        created_by=created_by,
-        lease_expires_at=resend_deadline(),
-    )
-    MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=seat, player=p) for seat, p in enumerate(players)])
-    return match
+@dataclass(frozen=True)
+class Seating:
+    """A checked line-up: the game, the players in seat order, normalised options and the seed."""
+
+    spec: GameSpec
+    players: list[Player]
+    options: dict[str, Any]
+    seed: int
 
 
-def create_match(
+def check_seating(
     *,
     game: str,
-    kind: str,
-    player_ids: Sequence[int],
-    options: dict[str, Any] | None = None,
-    seed: int | None = None,
-    created_by: Any = None,
-) -> Match:
+    players: Sequence[Player],
+    options: object = None,
+    seed: object = None,
+    where: Where = Where.MATCH,
+    pins: Mapping[int, Any] | None = None,
+) -> Seating:
+    """The one validation of every match: game, seat count, a player seated twice, who may sit, options, seed.
+
+    A creator may give a seed only where every seat is a bot (a reproducible experiment); a match
+    with a person always gets a seed drawn here, so nobody can know the deal in advance.
+    """
     spec = resolve_game(game)
-    if kind not in Match.Kind.values:
-        raise RequestError(f"unknown match kind {kind!r}; expected one of {', '.join(Match.Kind.values)}")
-    count = len(player_ids)
-    if not spec.min_players <= count <= spec.max_players:
-        raise RequestError(f"{spec.key} is played by {spec.min_players} to {spec.max_players} players, got {count}")
+    count = len(players)
+    check_count(spec, count)
     seen: set[int] = set()
-    for player_id in player_ids:
-        if player_id in seen:
-            raise RequestError(f"player {player_id} is seated twice")
-        seen.add(player_id)
-    found = Player.objects.in_bulk(list(player_ids))
-    missing = [player_id for player_id in player_ids if player_id not in found]
-    if missing:
-        raise RequestError(f"unknown player {missing[0]}")
-    players = [found[player_id] for player_id in player_ids]
     for player in players:
-        try:
-            runner.check_playable(player)
-        except runner.UnplayablePlayer as exc:
-            raise RequestError(str(exc)) from None
+        if player.id in seen:
+            raise RequestError(f"player {player.id} is seated twice")
+        seen.add(player.id)
+    people = [player for player in players if is_person(player)]
+    if seed is not None and people:
+        raise RequestError(
+            f"a seed may be given only when every seat is a bot; player {people[0].id} ({people[0].name}) "
+            "is a person, so the server draws the seed"
+        )
+    for seat, player in enumerate(players):
+        check(player, where, (pins or {}).get(seat))
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -113,40 +115,98 @@ def create_match(
         raise RequestError(f"bad options: {exc}") from None
     if seed is None:
         seed = secrets.randbelow(MAX_SEED)
-    elif not 0 <= seed <= MAX_SEED:
-        raise RequestError(f"seed must be between 0 and {MAX_SEED}")
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise RequestError(f"seed must be an integer between 0 and {MAX_SEED}")
+    return Seating(spec=spec, players=list(players), options=normalised, seed=seed)
+
+
+def check_count(spec: GameSpec, count: int) -> None:
+    if not spec.min_players <= count <= spec.max_players:
+        raise RequestError(f"{spec.key} is played by {spec.min_players} to {spec.max_players} players, got {count}")
+
+
+def players_by_id(game: str, player_ids: Sequence[int]) -> list[Player]:
+    """The players in the given order; a bad count, a repeated or an unknown id named, in that order."""
+    check_count(resolve_game(game), len(player_ids))
+    seen: set[int] = set()
+    for player_id in player_ids:
+        if player_id in seen:
+            raise RequestError(f"player {player_id} is seated twice")
+        seen.add(player_id)
+    found = Player.objects.in_bulk(list(player_ids))
+    missing = [player_id for player_id in player_ids if player_id not in found]
+    if missing:
+        raise RequestError(f"unknown player {missing[0]}")
+    return [found[player_id] for player_id in player_ids]
+
+
+def create_match(
+    *,
+    game: str,
+    kind: str,
+    player_ids: Sequence[int] | None = None,
+    players: Sequence[Player] | None = None,
+    options: object = None,
+    seed: object = None,
+    created_by: Any = None,
+    live: bool = False,
+    dispatch: bool = True,
+    service_seed: int | None = None,
+    pins: Mapping[int, Any] | None = None,
+) -> Match:
+    """The one create path of every kind of match, inside the caller's transaction when there is one.
+
+    `live`: a table played decision by decision (people may sit; running from the start with no
+    lease, so the bot-match sweeper never touches it). Otherwise a queued match the service plays,
+    its play task sent on commit unless `dispatch` is False (the caller plays it in-process).
+    `seed` comes from the creator (refused where a person sits); `service_seed` is one the service
+    itself fixes (a known deal for tests and benchmarks), never taken from a request.
+    """
+    if kind not in Match.Kind.values:
+        raise RequestError(f"unknown match kind {kind!r}; expected one of {', '.join(Match.Kind.values)}")
+    if players is None:
+        players = players_by_id(game, player_ids or [])
+    seating = check_seating(
+        game=game,
+        players=players,
+        options=options,
+        seed=seed,
+        where=Where.TABLE if live else Where.MATCH,
+        pins=pins,
+    )
+    if service_seed is not None:
+        seating = replace(seating, seed=service_seed)
+    now = timezone.now()
     with transaction.atomic():
-        match = insert_queued_match(
-            spec=spec, kind=kind, players=players, options=normalised, seed=seed, created_by=created_by
+        match = Match.objects.create(
+            game=seating.spec.key,
+            kind=kind,
+            rated=kind in Match.RATED_KINDS,
+            options=seating.options,
+            seed=seating.seed,
+            created_by=created_by,
+            status=Match.Status.RUNNING if live else Match.Status.QUEUED,
+            attempt=1 if live else 0,
+            started_at=now if live else None,
+            lease_expires_at=None if live else MATCH_LEASE.resend_deadline(),
         )
-        dispatch_match(match.id)
+        MatchSeat.objects.bulk_create(
+            [MatchSeat(match=match, seat=seat, player=player) for seat, player in enumerate(seating.players)]
+        )
+        if dispatch and not live:
+            dispatch_match(match.id)
     return match
+
+
+# -- claiming -----------------------------------------------------------------------------------
 
 
 def claim_match(match_id: int) -> int | None:
     """Take the match for one attempt. Returns the attempt number, or None if not ours to play."""
-    now = timezone.now()
-    row = Match.objects.filter(pk=match_id).values("status", "attempt", "lease_expires_at").first()
-    if row is None:
-        return None
-    status, attempt, lease = row["status"], row["attempt"], row["lease_expires_at"]
-    stuck = status == Match.Status.RUNNING and lease is not None and lease < now
-    if status != Match.Status.QUEUED and not stuck:
-        return None
-    if attempt >= settings.ARENA_MATCH_MAX_ATTEMPTS:
-        give_up(match_id, attempt, "the last attempt did not finish before its lease expired")
-        return None
-    claimable = Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, lease_expires_at__lt=now)
-    won = (
-        Match.objects.filter(claimable, pk=match_id, attempt=attempt).update(
-            status=Match.Status.RUNNING,
-            attempt=attempt + 1,
-            started_at=now,
-            lease_expires_at=now + timedelta(seconds=settings.ARENA_MATCH_LEASE_SECONDS),
-        )
-        == 1
-    )
-    return attempt + 1 if won else None
+    attempt, exhausted = MATCH_LEASE.claim(match_id)
+    if exhausted is not None:
+        give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
+    return attempt
 
 
 def give_up(match_id: int, attempt: int, reason: str) -> bool:
@@ -167,44 +227,45 @@ def release_after_error(match_id: int, attempt: int, reason: str) -> None:
         give_up(match_id, attempt, reason)
         return
     with transaction.atomic():
-        released = Match.objects.filter(pk=match_id, attempt=attempt, status=Match.Status.RUNNING).update(
-            status=Match.Status.QUEUED,
-            lease_expires_at=resend_deadline(),
-            error=f"attempt {attempt}: {reason}",
-        )
-        if released:
+        if MATCH_LEASE.requeue(match_id, attempt, f"attempt {attempt}: {reason}"):
             dispatch_match(match_id)
 
 
-def commit_result(match_id: int, attempt: int, played: runner.PlayedGame) -> bool:
-    """Write the result, seats and rating changes at once. False if the attempt lost the match."""
-    from ratings.ledger import rate_match
+# -- committing ---------------------------------------------------------------------------------
 
+
+def commit_result(match_id: int, attempt: int, played: runner.PlayedGame) -> bool:
+    """Write the result, the seats' placings and (through match_committed) the ratings at once.
+
+    False if the attempt lost the match, or the match was already rated.
+    """
     try:
         with transaction.atomic():
             match = Match.objects.select_for_update().get(pk=match_id)
             if match.status != Match.Status.RUNNING or match.attempt != attempt:
                 return False
             seats = list(match.seats.select_related("player").order_by("seat"))
-            changes = None
-            if match.rated:
-                changes = rate_match(match, [seat.player for seat in seats], played.totals, played.forfeited)
+            placed = placings(played.totals, played.forfeited)
+            record = dict(played.record)
+            record[RECORD_FIELD] = record_verdict(
+                played.totals, played.forfeited, played.stand_in, len(record.get("actions") or [])
+            )
             for index, seat in enumerate(seats):
                 seat.score = played.totals[index]
-                seat.rank = played.ranks[index]
+                seat.rank = placed[index]
                 seat.forfeited = played.forfeited[index]
-                if changes is not None:
-                    seat.rating_before = changes[index].before
-                    seat.rating_after = changes[index].after
-            MatchSeat.objects.bulk_update(seats, ["score", "rank", "forfeited", "rating_before", "rating_after"])
+            MatchSeat.objects.bulk_update(seats, ["score", "rank", "forfeited"])
             match.status = Match.Status.FINISHED
-            match.record = played.record
+            match.record = record
             match.lease_expires_at = None
             match.error = ""
-            # Taken after the rating rows are locked: per player, finished_at follows commit order.
             match.finished_at = timezone.now()
             match.save(update_fields=["status", "record", "lease_expires_at", "error", "finished_at"])
+            # Receivers (ratings, tournaments, submitted bots) write in this same transaction.
             match_committed.send(sender=Match, match=match, seats=seats, played=played)
+            # Taken again once the receivers locked the rating rows: per player, it follows commit order.
+            match.finished_at = timezone.now()
+            Match.objects.filter(pk=match.pk).update(finished_at=match.finished_at)
     except IntegrityError:
         log.warning("match %s was already rated; attempt %s discarded", match_id, attempt)
         return False
@@ -234,36 +295,49 @@ def run_match(match_id: int) -> str:
     return "finished" if commit_result(match_id, attempt, played) else "lost lease"
 
 
+# -- sweeping -----------------------------------------------------------------------------------
+
+
 def sweep_stuck_matches() -> dict[str, int]:
-    """Retry matches whose worker died (lease expired) and re-send queued ones never picked up."""
+    """Retry matches whose worker died (lease expired); re-send queued ones whose message may be lost.
+
+    A queued match is re-sent at most once per deadline, the deadline doubling with each resend.
+    While the broker still holds as many waiting messages as there are queued matches, none is
+    lost: the matches just wait their turn in a backlog, and nothing is re-sent.
+    """
     now = timezone.now()
-    retried = failed = resent = 0
-    stuck = Match.objects.filter(status=Match.Status.RUNNING, lease_expires_at__lt=now)
-    for match_id, attempt in stuck.values_list("id", "attempt"):
+    retried = failed = resent = deferred = 0
+    for match_id, attempt in MATCH_LEASE.expired(now):
         if attempt >= settings.ARENA_MATCH_MAX_ATTEMPTS:
             if give_up(match_id, attempt, "the last attempt did not finish before its lease expired"):
                 failed += 1
-        else:
+            continue
+        reason = f"attempt {attempt}: the worker stopped before its lease expired"
+        with transaction.atomic():
+            if MATCH_LEASE.requeue(match_id, attempt, reason, only_expired=True):
+                dispatch_match(match_id)
+                retried += 1
+    due = MATCH_LEASE.due_for_resend(now)
+    if due:
+        queued = Match.objects.filter(status=Match.Status.QUEUED).count()
+        backlog = waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE)
+        # At most this many queued matches can be without a message in the broker.
+        missing = max(0, queued - backlog)
+        for index, (match_id, resends) in enumerate(due):
+            if index >= missing:
+                deferred += 1
+                continue
             with transaction.atomic():
-                requeued = Match.objects.filter(
-                    pk=match_id, status=Match.Status.RUNNING, attempt=attempt, lease_expires_at__lt=now
-                ).update(
-                    status=Match.Status.QUEUED,
-                    lease_expires_at=resend_deadline(),
-                    error=f"attempt {attempt}: the worker stopped before its lease expired",
-                )
-                if requeued:
+                if MATCH_LEASE.mark_resent(match_id, resends, now):
                     dispatch_match(match_id)
-                    retried += 1
-    waiting = Match.objects.filter(status=Match.Status.QUEUED, lease_expires_at__lt=now)
-    for match_id in waiting.values_list("id", flat=True):
-        # Bump the deadline first so one lost message is re-sent once per interval, not per sweep.
-        if Match.objects.filter(pk=match_id, status=Match.Status.QUEUED, lease_expires_at__lt=now).update(
-            lease_expires_at=resend_deadline()
-        ):
-            dispatch_match(match_id)
-            resent += 1
-    return {"retried": retried, "failed": failed, "resent": resent}
+                    resent += 1
+    counts = {"retried": retried, "failed": failed, "resent": resent, "deferred": deferred}
+    if any(counts.values()):
+        log.info("match sweep: %s", ", ".join(f"{key} {value}" for key, value in counts.items()))
+    return counts
+
+
+# -- the arena ----------------------------------------------------------------------------------
 
 
 def enter_arena(*, player_id: int, game: str, table_size: int, entered_by: Any) -> ArenaEntry:
@@ -277,15 +351,9 @@ def enter_arena(*, player_id: int, game: str, table_size: int, entered_by: Any) 
     allowed = entered_by is None or entered_by.is_staff or (player is not None and player.owner_id == entered_by.id)
     if player is None or not allowed:
         raise RequestError(f"unknown player {player_id}")
-    try:
-        runner.check_playable(player)
-    except runner.UnplayablePlayer as exc:
-        raise RequestError(str(exc)) from None
-    from arena.submissions.rules import arena_refusal
-
-    refusal = arena_refusal(player)
-    if refusal:
-        raise RequestError(refusal)
+    # The arena plays bot matches: who may sit there, and who may wait in its pool.
+    check(player, Where.MATCH)
+    check(player, Where.ARENA)
     with transaction.atomic():
         existing = ArenaEntry.objects.filter(player=player, game=spec.key, table_size=table_size, active=True).first()
         if existing is not None:

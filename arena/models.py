@@ -57,7 +57,10 @@ class Match(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     # Fencing token: bumped by each claim; only the holder of the current attempt may commit.
     attempt = models.PositiveIntegerField(default=0)
+    # While queued: the deadline for re-sending the play task. While running: the lease.
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # Play tasks re-sent since the match was last queued; each resend doubles the next deadline.
+    resends = models.PositiveIntegerField(default=0)
     record = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     created_by = models.ForeignKey(

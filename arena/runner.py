@@ -1,7 +1,7 @@
 """Playing a match's game with the bots seated at it, outside any database transaction.
 
-Every seat's player is resolved to something that acts through `bot_for_player`, the one place
-where other kinds of players (submitted bots, people at a table) plug in.
+Every seat's player is resolved to something that acts through the seat kinds registered in
+`arena.seats` (built-in engines here, submitted bots by arena.submissions).
 """
 
 from __future__ import annotations
@@ -11,51 +11,21 @@ import hmac
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 
+from arena import seats
 from arena.models import Player
+from arena.seats import SeatBot
 from botclient import BotSession, StdioBot
 from botclient.match import play_with_sessions
-from games.part_du_chef.bots import BOT_NAMES, get_bot
 from games.registry import get_game
 
 
-class SeatBot(Protocol):
-    def act(self, observation: Any) -> Any: ...
-
-
-class UnplayablePlayer(ValueError):
-    """This player cannot be seated in a match played by the service."""
-
-
-def check_playable(player: Player) -> None:
-    if player.kind != Player.Kind.BOT:
-        raise UnplayablePlayer(
-            f"player {player.id} ({player.name}) is a person; only bots can be seated in matches played by the service"
-        )
-    if player.builtin in BOT_NAMES:
-        return
-    if not player.builtin:
-        from arena.submissions.seats import playable_refusal
-
-        refusal = playable_refusal(player)
-        if refusal is None:
-            return
-        raise UnplayablePlayer(refusal)
-    raise UnplayablePlayer(f"bot {player.id} ({player.name}) has no playable version")
-
-
 def bot_for_player(player: Player, seed: int, *, match_id: int | None = None, seat: int = 0) -> SeatBot | BotSession:
-    """A built-in engine, or for a submitted bot a session with the version pinned to the seat
-    (or its active version), run in the sandbox or called over HTTP."""
-    if player.kind == Player.Kind.BOT and not player.builtin:
-        from arena.submissions.seats import session_for
-
-        return session_for(player, match_id=match_id, seat=seat)
-    check_playable(player)
-    bot: SeatBot = get_bot(player.builtin, seed=seed)
+    """What plays the seat: from the seat kind's registered hook (`arena.seats`)."""
+    bot: SeatBot | BotSession = seats.bot_for(player, seed, match_id=match_id, seat=seat)
     return bot
 
 
@@ -83,9 +53,10 @@ class SeatLog:
 class PlayedGame:
     record: dict[str, Any]
     totals: tuple[int, ...]
-    ranks: tuple[int, ...]
     forfeited: tuple[bool, ...]
     seat_logs: tuple[SeatLog, ...] = ()
+    # Per action of the record: True where the stand-in decided for a seat that forfeited.
+    stand_in: tuple[bool, ...] | None = None
 
 
 def play(
@@ -116,7 +87,6 @@ def play(
     return PlayedGame(
         record=record,
         totals=tuple(int(score.total) for score in scores),
-        ranks=tuple(int(rank) for rank in state.ranks()),
         forfeited=tuple(False for _ in players),
     )
 
@@ -159,7 +129,7 @@ def _play_with_sessions(
     return PlayedGame(
         record=record,
         totals=tuple(int(score.total) for score in state.scores()),
-        ranks=tuple(int(rank) for rank in state.ranks()),
         forfeited=tuple(played.forfeited),
         seat_logs=tuple(logs),
+        stand_in=tuple(played.stand_in),
     )

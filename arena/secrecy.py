@@ -12,15 +12,22 @@ the web pages, the admin) asks `held_back_reasons` or `may_show_secrets` here; n
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from django.db.models import Q
-
 from arena.models import Match, MatchSeat
-from arena.tournaments.models import TournamentGame
 
 OVER = (Match.Status.FINISHED, Match.Status.FAILED)
+
+# (ids of matches that are over) -> {match id: why its secrets stay held back}, for those that must.
+# A feature whose matches share their deal with others registers one (tournaments, in `ready()`).
+HoldBack = Callable[[Sequence[int]], dict[int, str]]
+_hold_backs: dict[str, HoldBack] = {}
+
+
+def register_hold_back(name: str, hold_back: HoldBack) -> None:
+    """Add (or replace, on a second ready()) a reason a finished match's secrets may stay hidden."""
+    _hold_backs[name] = hold_back
 
 
 def _not_over(match_id: int, status: str) -> str:
@@ -30,7 +37,7 @@ def _not_over(match_id: int, status: str) -> str:
 def held_back_reasons(matches: Iterable[Match]) -> dict[int, str | None]:
     """Per match id: None when its secret fields may be shown to anyone, else the reason they are not.
 
-    Two queries at most, whatever the number of matches: lists call it once per page.
+    One query per registered hold-back at most, whatever the number of matches: lists call it once per page.
     """
     reasons: dict[int, str | None] = {}
     over: list[int] = []
@@ -40,34 +47,9 @@ def held_back_reasons(matches: Iterable[Match]) -> dict[int, str | None]:
             over.append(match.id)
         else:
             reasons[match.id] = _not_over(match.id, match.status)
-    if not over:
-        return reasons
-    deal_of = {
-        row["match_id"]: (row["tournament_id"], row["round"], row["table"], row["deal"])
-        for row in TournamentGame.objects.filter(match_id__in=over).values(
-            "match_id", "tournament_id", "round", "table", "deal"
-        )
-    }
-    if not deal_of:
-        return reasons
-    same_deal = Q()
-    for tournament, round_number, table, deal in set(deal_of.values()):
-        same_deal |= Q(tournament_id=tournament, round=round_number, table=table, deal=deal)
-    playing: dict[tuple[int, int, int, int], int] = {}
-    for row in (
-        TournamentGame.objects.filter(same_deal)
-        .exclude(match__status__in=OVER)
-        .values_list("tournament_id", "round", "table", "deal")
-    ):
-        playing[row] = playing.get(row, 0) + 1
-    for match_id, key in deal_of.items():
-        left = playing.get(key, 0)
-        if left:
-            tables = "table" if left == 1 else "tables"
-            reasons[match_id] = (
-                f"match {match_id} shares its deal with {left} {tables} of tournament {key[0]} still playing: "
-                "its seed and record are published when every table of the deal is over"
-            )
+    if over:
+        for hold_back in _hold_backs.values():
+            reasons.update(hold_back(over))
     return reasons
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from celery import shared_task
 from django.conf import settings
 
-from arena import actions, matchmaking
+from arena import actions
 
 _LEASE = float(settings.ARENA_MATCH_LEASE_SECONDS)
 
@@ -27,8 +25,3 @@ def play_match(match_id: int) -> str:
 @shared_task(name="arena.sweep_stuck_matches", acks_late=True, time_limit=60)
 def sweep_stuck_matches() -> dict[str, int]:
     return actions.sweep_stuck_matches()
-
-
-@shared_task(name="arena.matchmaking_tick", acks_late=True, time_limit=60)
-def matchmaking_tick() -> dict[str, Any]:
-    return {"matches": matchmaking.tick()}

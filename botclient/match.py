@@ -57,6 +57,8 @@ class MatchPlay:
     forfeited: list[bool]
     forfeit_reasons: list[str | None]
     moves: list[MoveLog] = field(default_factory=list)
+    # Per applied action: whether the replacement bot decided it (the seat had forfeited).
+    stand_in: list[bool] = field(default_factory=list)
 
 
 def play_with_sessions(
@@ -97,6 +99,7 @@ def play_with_sessions(
             bot = acting[seat]
             if not isinstance(bot, BotSession):
                 state.apply(bot.act(observation))
+                play.stand_in.append(play.forfeited[seat])
                 continue
             result = bot.act(observation.to_json())
             log = MoveLog(seat, state.turn, result.status, result.latency_ms, result.error, result.stderr_tail)
@@ -104,12 +107,14 @@ def play_with_sessions(
             if result.ok:
                 try:
                     state.apply(action_from_json(result.action), seat)
+                    play.stand_in.append(False)
                     continue
                 except IllegalAction as exc:
                     log.status, log.error = ILLEGAL, str(exc)
             log.answer = result.answer
             forfeit(seat, log.status, log.error)
             state.apply(acting[seat].act(observation))
+            play.stand_in.append(True)
         scores = [score.to_json() for score in state.scores()]
         ranks = list(state.ranks())
         for bot in acting:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# The apps' tasks modules, and the matchmaker's (a part of the arena app, not an app of its own).
+app.autodiscover_tasks(lambda: [*settings.INSTALLED_APPS, "arena.matchmaking"])

@@ -8,20 +8,33 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import exception_handler, set_rollback
 
-from arena.actions import RequestError
-from arena.errors import BadRequest
+from arena.errors import ArenaError
+from games.part_du_chef import IllegalAction
 
 log = logging.getLogger(__name__)
 
 
-def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+def domain_error_response(exc: Exception) -> Response | None:
+    """The one mapping of the domain's refusals to HTTP: each ArenaError subclass carries its status.
+
+    An illegal action of the rules package is a 400 like any bad input.
+    """
+    if isinstance(exc, ArenaError):
+        return Response({"detail": str(exc)}, status=exc.status_code)
+    if isinstance(exc, IllegalAction):
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         return Response({"detail": "; ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, RequestError):
-        # The domain's refusals name the problem; every API view answers them as a 400.
-        exc = BadRequest(str(exc))
+    return None
+
+
+def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    domain = domain_error_response(exc)
+    if domain is not None:
+        set_rollback()  # as DRF does for its own errors: nothing of a refused request is kept
+        return domain
     response = exception_handler(exc, context)
     if response is None:
         log.exception("unhandled error in %s", context.get("view"))

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from botclient import limits as bot_limits
 from config.env import env_bool, env_float, env_int, env_list, env_str
@@ -102,6 +103,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = REDIS_FALLBACK
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_QUEUE", "arena")
+# Beat's periodic tasks (sweepers, ticks) wait on a queue of their own, never behind a backlog of
+# matches; a worker started without -Q consumes both queues listed here.
+ARENA_PERIODIC_QUEUE = env_str("ARENA_PERIODIC_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-periodic")
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(ARENA_PERIODIC_QUEUE))
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -161,22 +166,27 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments-tick": {
         "task": "tournaments.tick",
         "schedule": ARENA_TOURNAMENT_TICK_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
     },
     "submissions-sweep-validations": {
         "task": "submissions.sweep_validations",
         "schedule": ARENA_SWEEP_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
     },
     "play-sweep-turn-clocks": {
         "task": "play.sweep_turn_clocks",
         "schedule": ARENA_TURN_SWEEP_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
     },
     "arena-sweep-stuck-matches": {
         "task": "arena.sweep_stuck_matches",
         "schedule": ARENA_SWEEP_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
     },
     "arena-matchmaking-tick": {
         "task": "arena.matchmaking_tick",
         "schedule": ARENA_MATCHMAKING_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
     },
 }
 

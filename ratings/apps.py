@@ -8,5 +8,9 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        # Connects the receivers that keep the leaderboard index in step with the ratings.
-        from ratings import signals  # noqa: F401
+        # Imported here, not at the top: models can be imported only once the app registry is ready.
+        from arena.signals import match_committed
+        from ratings import signals  # noqa: F401  (keeps the leaderboard index in step with the ratings)
+        from ratings.receivers import rate_committed_match
+
+        match_committed.connect(rate_committed_match, dispatch_uid="ratings.rate_committed_match")

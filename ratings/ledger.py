@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from arena.models import Match, Player
+from arena.models import Match, MatchSeat, Player
 from ratings import buckets, standings
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES, new_ratings
 from ratings.models import Rating, RatingChange
@@ -107,8 +107,6 @@ def replay_ledger(game: str) -> dict[int, tuple[float, int]]:
         if match_id not in seen:
             seen.add(match_id)
             match_ids.append(match_id)
-    from arena.models import MatchSeat
-
     seats_by_match: dict[int, list[MatchSeat]] = {}
     for seat in MatchSeat.objects.filter(match_id__in=match_ids).order_by("match_id", "seat"):
         seats_by_match.setdefault(seat.match_id, []).append(seat)

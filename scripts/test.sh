@@ -43,6 +43,9 @@ echo "==> ruff" >&2
 "$VENV/bin/ruff" check .
 echo "==> mypy --strict games/" >&2
 "$VENV/bin/mypy" --strict games/
+echo "==> import contracts and cycles" >&2
+"$VENV/bin/lint-imports" --no-cache
+"$VENV/bin/python" scripts/import_cycles.py
 echo "==> OpenAPI schema" >&2
 "$VENV/bin/python" manage.py spectacular --validate --fail-on-warn --file "$(mktemp)"
 echo "==> compiled rules engine (mypyc)" >&2

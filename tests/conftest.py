@@ -43,6 +43,19 @@ def _no_leaderboard_index_from_earlier_tests() -> Iterator[None]:
 
 
 @pytest.fixture
+def empty_queue(_real_services: str) -> Iterator[str]:
+    """This run's play queue in the broker, emptied: no message left over from an earlier test."""
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(_real_services)
+    yield _real_services
+    client.delete(_real_services)
+    client.close()
+
+
+@pytest.fixture
 def make_bots(db: None) -> Callable[..., list[Any]]:
     """Bot players played by a built-in engine, under names of their own."""
     from arena.models import Player

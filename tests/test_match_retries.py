@@ -25,7 +25,7 @@ def match(make_bots) -> Match:
 @pytest.mark.django_db
 def test_a_running_match_inside_its_lease_is_left_alone(match: Match) -> None:
     actions.claim_match(match.id)
-    assert actions.sweep_stuck_matches() == {"retried": 0, "failed": 0, "resent": 0}
+    assert actions.sweep_stuck_matches() == {"retried": 0, "failed": 0, "resent": 0, "deferred": 0}
     assert Match.objects.get(pk=match.id).status == "running"
 
 
@@ -72,8 +72,17 @@ def test_a_match_whose_bot_cannot_play_fails_after_three_attempts(match: Match) 
 
 
 @pytest.mark.django_db
-def test_a_queued_match_whose_message_was_lost_is_sent_again_once_per_interval(match: Match) -> None:
+def test_a_queued_match_whose_message_was_lost_is_sent_again_once_per_interval(match: Match, empty_queue) -> None:
     assert actions.sweep_stuck_matches()["resent"] == 0
     _expire(match.id)
     assert actions.sweep_stuck_matches()["resent"] == 1
     assert actions.sweep_stuck_matches()["resent"] == 0
+
+
+@pytest.mark.django_db
+def test_a_duplicate_delivery_during_the_last_attempt_leaves_the_running_match_alone(match: Match) -> None:
+    Match.objects.filter(pk=match.id).update(attempt=2)
+    assert actions.claim_match(match.id) == 3  # the last attempt, running inside its lease
+    assert actions.run_match(match.id) == "not claimed"  # a second copy of the message
+    match.refresh_from_db()
+    assert (match.status, match.attempt) == ("running", 3)

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from arena.actions import RequestError
+from arena.errors import NotSeated, PlayError, RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
@@ -27,6 +27,7 @@ from games.registry import all_games, get_game
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
 from web import charts, pizza, replay, search, sentences
+from web.bots import owner_bots
 from web.forms import SignUpForm
 from web.table import FormProblem, action_from_form, context
 
@@ -267,7 +268,7 @@ def _table(request: HttpRequest, match_id: int) -> tuple[engine.TableState, Play
     player = _person(request)
     try:
         return engine.table_state(match_id, player), player
-    except engine.NotSeated:
+    except NotSeated:
         raise Http404("no such table") from None
 
 
@@ -330,14 +331,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 found = dict(Player.objects.filter(name__in=names).values_list("name", "id"))
                 missing = [name for name in names if name not in found]
                 if missing:
-                    raise engine.PlayError(_("No player named %(name)s.") % {"name": missing[0]})
+                    raise PlayError(_("No player named %(name)s.") % {"name": missing[0]})
                 options = {"marianne": request.POST.get("marianne") == "on"}
                 tables.open_table(request.user, DEFAULT_GAME, [found[name] for name in names], options)
             elif "accept" in request.POST:
                 tables.accept(request.user, int(request.POST["accept"]))
             elif "decline" in request.POST:
                 tables.decline(request.user, int(request.POST["decline"]))
-        except (ValueError, engine.PlayError, RequestError) as exc:
+        except (ValueError, PlayError, RequestError) as exc:
             messages.error(request, str(exc))
         return redirect("web:lobby")
     status = queue.status(request.user)
@@ -381,6 +382,4 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
-    from web.bots import owner_bots
-
     return render(request, "web/bots.html", {"bots": owner_bots(request.user)})

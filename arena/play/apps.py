@@ -7,3 +7,10 @@ class PlayConfig(AppConfig):
     name = "arena.play"
     label = "play"
     verbose_name = "Play"
+
+    def ready(self) -> None:
+        # Imported here, not at the top: models can be imported only once the app registry is ready.
+        from arena import seats
+        from arena.play.people import PERSON
+
+        seats.register(PERSON)

@@ -17,23 +17,11 @@ from django.conf import settings
 
 from arena import runner
 from arena.models import Player
-from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
-from arena.submissions.rules import arena_refusal
-from arena.submissions.seats import active_version, open_session, playable_refusal
+from arena.submissions.models import BotSeat, BotVersion
+from arena.submissions.seats import active_version, is_submitted, open_session, playable_refusal
 from botclient import BotFailure, MoveResult, StdioBot
 from botclient.match import ILLEGAL, MoveLog
 from games.part_du_chef import IllegalAction, State, action_from_json
-
-
-def is_submitted(player: Player) -> bool:
-    return player.kind == Player.Kind.BOT and not player.builtin
-
-
-def refusal(player: Player) -> str | None:
-    """Why this submitted bot cannot be seated at a table now (no active version, retired, suspended)."""
-    if not SubmittedBot.objects.filter(pk=player.id).exists():
-        return f"bot {player.id} ({player.name}) cannot play at a table with people"
-    return playable_refusal(player) or arena_refusal(player)
 
 
 def pin_versions(match_id: int, players: Sequence[Player]) -> list[float]:

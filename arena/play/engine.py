@@ -10,7 +10,6 @@ Celery task (a bot's move, or the turn clock of a person). A finished game is co
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,27 +20,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import actions, runner
+from arena.dispatch import send_on_commit
+from arena.errors import GameOver, NotSeated, PlayError, StaleTurn
 from arena.models import Match, MatchSeat, Player
+from arena.play import botseats
 from arena.play.models import LiveGame
+from arena.seats import plays_itself
 from games.part_du_chef import IllegalAction, State, action_from_json, replay
-from games.part_du_chef.bots import BOT_NAMES, get_bot
+from games.part_du_chef.bots import get_bot
+from games.registry import get_game
 
 log = logging.getLogger(__name__)
 
+TURN_TASK = "play.play_turn"
+
 # The house engine that plays a decision for a person whose clock ran out, or who left.
 STAND_IN = "greedy"
-
-
-class PlayError(ValueError):
-    """A request about an interactive match that cannot be carried out (answered 400)."""
-
-
-class StaleTurn(PlayError):
-    """The action answers a decision that has already been taken (answered 409)."""
-
-
-class NotSeated(PlayError):
-    """The asking player has no seat at this match (answered 404)."""
 
 
 def person_of(user: Any) -> Player:
@@ -55,23 +49,6 @@ def person_of(user: Any) -> Player:
     return Player.objects.create(name=name, kind=Player.Kind.HUMAN, owner=user)
 
 
-def plays_itself(player: Player) -> bool:
-    """A built-in engine: it plays its decisions in the worker's own process."""
-    return player.kind == Player.Kind.BOT and player.builtin in BOT_NAMES
-
-
-def seat_refusal(player: Player) -> str | None:
-    """Why this bot cannot sit at a table with people, or None (people, built-in engines, and
-    submitted bots with an active version that are neither retired nor suspended may)."""
-    if player.kind != Player.Kind.BOT or plays_itself(player):
-        return None
-    from arena.play import botseats
-
-    if player.builtin:
-        return f"bot {player.id} ({player.name}) cannot play at a table with people"
-    return botseats.refusal(player)
-
-
 def create_live_match(
     *,
     game: str,
@@ -81,49 +58,28 @@ def create_live_match(
     seed: int | None = None,
     created_by: Any = None,
 ) -> Match:
-    """A running interactive match; call inside the caller's transaction or on its own."""
-    spec = actions.resolve_game(game)
-    count = len(players)
-    if not spec.min_players <= count <= spec.max_players:
-        raise PlayError(f"{spec.key} is played by {spec.min_players} to {spec.max_players} players, got {count}")
-    if len({player.id for player in players}) != count:
-        raise PlayError("a player is seated twice")
-    for player in players:
-        refusal = seat_refusal(player)
-        if refusal is not None:
-            raise PlayError(refusal)
-    try:
-        normalised = spec.validate_options(options or {}, count)
-    except (TypeError, ValueError) as exc:
-        raise PlayError(f"bad options: {exc}") from None
-    if seed is None:
-        seed = secrets.randbelow(actions.MAX_SEED)
-    now = timezone.now()
+    """A running interactive match, through the match core's one create path; call inside the caller's
+    transaction or on its own. The server draws the seed; `seed` is a deal the service fixes itself
+    (tests, benchmarks), never one taken from a request."""
     with transaction.atomic():
-        # Running from the start with no lease: the bot-match sweeper never touches it.
-        match = Match.objects.create(
-            game=spec.key,
+        match = actions.create_match(
+            game=game,
             kind=kind,
-            rated=kind in Match.RATED_KINDS,
-            options=normalised,
-            seed=seed,
-            status=Match.Status.RUNNING,
-            attempt=1,
-            started_at=now,
-            lease_expires_at=None,
+            players=players,
+            options=options,
             created_by=created_by,
+            live=True,
+            service_seed=seed,
         )
-        MatchSeat.objects.bulk_create([MatchSeat(match=match, seat=s, player=p) for s, p in enumerate(players)])
-        from arena.play import botseats
-
+        count = len(players)
         # Submitted bots play the version they had when the table was formed, whatever comes later.
         try:
             banks = botseats.pin_versions(match.id, players)
         except ValueError as exc:
             raise PlayError(str(exc)) from None
-        state = spec.new_state(count, seed, normalised)
+        state = get_game(match.game).new_state(count, match.seed, match.options)
         live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count, bank_ms=banks)
-        _save(live, match, list(players), state, now)
+        _save(live, match, list(players), state, match.started_at or timezone.now())
     return match
 
 
@@ -156,43 +112,18 @@ def _save(live: LiveGame, match: Match, players: list[Player], state: State, now
 
 def dispatch_turn(match_id: int, turn: int, deadline: datetime | None) -> None:
     """On commit: a bot's move at once, or the turn clock of a person at its deadline."""
-    from arena.play.tasks import play_turn
-
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    if deadline is None:
-        transaction.on_commit(lambda: play_turn.apply_async((match_id, turn), queue=queue))
-    else:
-        transaction.on_commit(lambda: play_turn.apply_async((match_id, turn), queue=queue, eta=deadline))
-
-
-def final_ranks(totals: Sequence[int], forfeited: Sequence[bool]) -> tuple[int, ...]:
-    """1 + the number of players ahead; whoever forfeited is behind everyone who did not.
-
-    >>> final_ranks([50, 60, 40], [False, True, False])
-    (1, 3, 2)
-    """
-    return tuple(
-        1
-        + sum(
-            1
-            for other_total, other_out in zip(totals, forfeited, strict=True)
-            if (not other_out and out) or (other_out == out and other_total > total)
-        )
-        for total, out in zip(totals, forfeited, strict=True)
-    )
+    send_on_commit(TURN_TASK, (match_id, turn), eta=deadline)
 
 
 def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -> None:
     totals = tuple(int(score.total) for score in state.scores())
     forfeited = tuple(bool(flag) for flag in live.out)
-    from arena.play import botseats
-
     played = runner.PlayedGame(
         record=live.record,
         totals=totals,
-        ranks=final_ranks(totals, forfeited),
         forfeited=forfeited,
         seat_logs=botseats.seat_logs(match.id),
+        stand_in=tuple(bool(flag) for flag in live.stand_in),
     )
     if not actions.commit_result(match.id, match.attempt, played):
         raise PlayError(f"match {match.id} could not be committed")
@@ -224,7 +155,7 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
         if seat is None:
             raise NotSeated(f"you have no seat at match {match_id}")
         if live.to_act is None or match.status != Match.Status.RUNNING:
-            raise IllegalAction("the game is over")
+            raise GameOver("the game is over")
         if turn < live.turn:
             raise StaleTurn(f"turn {turn} has already been played; the game is at turn {live.turn}")
         if turn > live.turn:
@@ -233,6 +164,7 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
             raise IllegalAction("you have left this game; the house plays your seat")
         state = load_state(live)
         state.apply(parsed, seat=seat)
+        live.stand_in = [*live.stand_in, False]
         _save(live, match, players, state, timezone.now())
     return live
 
@@ -262,6 +194,7 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
         state = load_state(live)
         bot = get_bot(engine, seed=runner.seat_seed(match.seed, seat) + turn)
         state.apply(bot.act(state.observation(seat)), seat=seat)
+        live.stand_in = [*live.stand_in, not plays_itself(player)]
         _save(live, match, players, state, now)
     return "played"
 
@@ -284,8 +217,6 @@ def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
     plays this decision and every later one of that seat. A duplicate task that asked the bot too
     finds the turn taken and changes nothing.
     """
-    from arena.play import botseats
-
     live = LiveGame.objects.select_related("match").get(pk=match_id)
     seat = live.to_act
     if seat is None or live.turn != turn:
@@ -306,6 +237,7 @@ def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
             state = load_state(live)  # untouched by a refused action
             stand_in = get_bot(STAND_IN, seed=runner.seat_seed(match.seed, seat) + turn)
             state.apply(stand_in.act(state.observation(seat)), seat=seat)
+        live.stand_in = [*live.stand_in, not applied]
         botseats.record_move(match_id, move, decision.stderr, forfeited=not applied)
         _save(live, match, players, state, now)
     return "played" if applied else "forfeited"
@@ -319,7 +251,7 @@ def resign(match_id: int, player: Player) -> LiveGame:
         if seat is None:
             raise NotSeated(f"you have no seat at match {match_id}")
         if live.to_act is None or match.status != Match.Status.RUNNING:
-            raise PlayError("the game is over")
+            raise GameOver("the game is over")
         if live.out[seat]:
             return live
         live.out[seat] = True

@@ -27,6 +27,9 @@ class LiveGame(models.Model):
     # Per seat: milliseconds left in a submitted bot's time bank for the match (its decisions are
     # asked one task at a time, so the bank lives here between them); 0 for other seats.
     bank_ms = models.JSONField(default=list)
+    # Per action taken so far: True where the stand-in decided (a person's clock ran out, or the
+    # seat forfeited), so the record says who played what.
+    stand_in = models.JSONField(default=list)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -1,8 +1,8 @@
 """The arena queue for people: join for a game and a table size, see one's place, leave.
 
 Tables of people are formed by the arena matchmaker (`arena.matchmaking.tick`), which hands the
-people of each pool to `seat_people`: people close in rating sit together, and a person who has
-waited longer than ARENA_HOUSE_BOTS_AFTER_SECONDS gets the empty seats filled with house bots.
+people of each pool to `seat_people`: people close in rating sit together (`arena.pairing`), and a
+person who has waited longer than ARENA_HOUSE_BOTS_AFTER_SECONDS gets the empty seats filled with house bots.
 A person's entry serves one table: it closes when they are seated.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -18,14 +18,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena import actions
+from arena.errors import PlayError
 from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.pairing import Waiting, pick_tables, rotate_seats
 from arena.play import engine
-from arena.play.engine import PlayError
 from games.part_du_chef.bots import BOT_NAMES
 from ratings.elo import INITIAL_RATING
-
-if TYPE_CHECKING:
-    from arena.matchmaking import Waiting
+from ratings.models import Rating
 
 
 def join(user: Any, game: str, table_size: object) -> ArenaEntry:
@@ -101,8 +100,6 @@ def status(user: Any) -> dict[str, Any]:
 
 def house_bots(game: str, count: int, near: float, exclude: Sequence[int] = ()) -> list[Player]:
     """`count` house bots (built-in engines, no owner), the closest in rating to `near` first."""
-    from ratings.models import Rating
-
     engines = [name for name in settings.ARENA_HOUSE_BOTS if name in BOT_NAMES]
     if not engines:
         return []
@@ -125,8 +122,6 @@ def house_bots(game: str, count: int, near: float, exclude: Sequence[int] = ()) 
 
 
 def _seat(members: Sequence[Waiting], bots: Sequence[Player], game: str, now: datetime) -> int:
-    from arena.matchmaking import rotate_seats
-
     people = rotate_seats(members)
     match = engine.create_live_match(
         game=game, kind=Match.Kind.ARENA, players=[member.entry.player for member in people] + list(bots)
@@ -144,8 +139,6 @@ def _seat(members: Sequence[Waiting], bots: Sequence[Player], game: str, now: da
 
 def seat_people(pool: Sequence[Waiting], game: str, size: int, now: datetime) -> list[int]:
     """Tables for the waiting people of one pool (called by the matchmaker with their entries locked)."""
-    from arena.matchmaking import pick_tables
-
     created = []
     seated: set[int] = set()
     for members in pick_tables(pool, size, now):

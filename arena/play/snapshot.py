@@ -6,6 +6,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from arena.placing import placings
 from arena.play import legal
 from arena.play.engine import TableState
 
@@ -47,5 +48,12 @@ def snapshot(table: TableState) -> dict[str, Any]:
         ],
         "observation": observation,
         "legal": legal.choices(state, seat) if seat is not None and not live.out[seat] else None,
-        "result": ({"scores": live.record.get("scores"), "ranks": live.record.get("ranks")} if finished else None),
+        "result": _result(live.record, live.out) if finished else None,
     }
+
+
+def _result(record: dict[str, Any], out: list[bool]) -> dict[str, Any]:
+    """The scores, and as ranks the arena's placings (a forfeiter below every other), as stored on the seats."""
+    scores = record.get("scores") or []
+    totals = [int(score["total"]) for score in scores]
+    return {"scores": scores, "ranks": list(placings(totals, [bool(flag) for flag in out]))}

@@ -8,10 +8,11 @@ from typing import Any
 from django.db import transaction
 
 from arena import actions
+from arena.errors import NotSeated, PlayError
 from arena.models import Match, Player
 from arena.play import engine
-from arena.play.engine import PlayError
 from arena.play.models import FriendlyTable, TableSeat
+from arena.seats import Where
 
 
 def open_table(user: Any, game: str, guests: Sequence[object], options: object = None) -> FriendlyTable:
@@ -32,16 +33,13 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
         raise PlayError("a guest is invited twice")
     found = Player.objects.in_bulk(ids)
     for guest_id in ids:
-        guest = found.get(guest_id)
-        if guest is None:
+        if guest_id not in found:
             raise PlayError(f"unknown player {guest_id}")
-        refusal = engine.seat_refusal(guest)
-        if refusal is not None:
-            raise PlayError(refusal)
-    try:
-        normalised = spec.validate_options(options if options is not None else {}, count)
-    except (TypeError, ValueError) as exc:
-        raise PlayError(f"bad options: {exc}") from None
+    # The match core's one check of a line-up: who may sit at a table with people, the options.
+    seating = actions.check_seating(
+        game=spec.key, players=[host, *(found[guest_id] for guest_id in ids)], options=options, where=Where.TABLE
+    )
+    normalised = seating.options
     with transaction.atomic():
         table = FriendlyTable.objects.create(host=host, game=spec.key, options=normalised)
         seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
@@ -59,7 +57,7 @@ def _locked_table(user: Any, table_id: int) -> tuple[FriendlyTable, TableSeat]:
     if table is not None:
         seat = TableSeat.objects.filter(table=table, player__owner=user, player__kind=Player.Kind.HUMAN).first()
     if table is None or seat is None:
-        raise engine.NotSeated(f"no table {table_id} with a seat for you")
+        raise NotSeated(f"no table {table_id} with a seat for you")
     return table, seat
 
 

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena import actions
 from arena.errors import BadRequest
 from arena.models import Player
 from arena.play import engine, queue, tables
@@ -28,27 +25,6 @@ from arena.play.serializers import (
     TableStateSerializer,
 )
 from arena.play.snapshot import snapshot
-from games.part_du_chef import IllegalAction
-
-T = TypeVar("T")
-
-
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "conflict"
-    default_code = "conflict"
-
-
-def answering(call: Callable[[], T]) -> T:
-    """Domain errors as JSON answers naming the problem."""
-    try:
-        return call()
-    except engine.StaleTurn as exc:
-        raise Conflict(str(exc)) from None
-    except engine.NotSeated as exc:
-        raise NotFound(str(exc)) from None
-    except (engine.PlayError, IllegalAction, actions.RequestError) as exc:
-        raise BadRequest(str(exc)) from None
 
 
 def body(request: Request) -> dict[str, Any]:
@@ -70,7 +46,7 @@ class MatchStateView(APIView):
 
     @extend_schema(responses={200: TableStateSerializer})
     def get(self, request: Request, pk: int) -> Response:
-        table = answering(lambda: engine.table_state(pk, viewer(request)))
+        table = engine.table_state(pk, viewer(request))
         return Response(snapshot(table))
 
 
@@ -90,7 +66,7 @@ class MatchActionView(APIView):
         if "turn" not in data or "action" not in data:
             raise BadRequest('send {"turn": <turn number>, "action": {...}}')
         player = engine.person_of(request.user)
-        answering(lambda: engine.submit_action(pk, player, data["turn"], data["action"]))
+        engine.submit_action(pk, player, data["turn"], data["action"])
         return Response(snapshot(engine.table_state(pk, player)))
 
 
@@ -98,7 +74,7 @@ class MatchResignView(APIView):
     @extend_schema(request=None, responses={200: TableStateSerializer})
     def post(self, request: Request, pk: int) -> Response:
         player = engine.person_of(request.user)
-        answering(lambda: engine.resign(pk, player))
+        engine.resign(pk, player)
         return Response(snapshot(engine.table_state(pk, player)))
 
 
@@ -117,7 +93,7 @@ class ArenaQueueView(APIView):
     @extend_schema(request=QueueJoinSerializer, responses={201: QueueStatusSerializer})
     def post(self, request: Request) -> Response:
         data = body(request)
-        answering(lambda: queue.join(request.user, str(data.get("game", "")), data.get("table_size")))
+        queue.join(request.user, str(data.get("game", "")), data.get("table_size"))
         return Response(queue.status(request.user), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: QueueStatusSerializer})
@@ -142,17 +118,17 @@ class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
         incoming = TableOpenSerializer(data=body(request))
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        table = answering(lambda: tables.open_table(request.user, data["game"], data["guests"], data.get("options")))
+        table = tables.open_table(request.user, data["game"], data["guests"], data.get("options"))
         return Response(self.get_serializer(self.get_queryset().get(pk=table.pk)).data, status=201)
 
     @extend_schema(request=None, responses={200: FriendlyTableSerializer})
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, pk: str | None = None) -> Response:
-        table = answering(lambda: tables.accept(request.user, int(pk or 0)))
+        table = tables.accept(request.user, int(pk or 0))
         return Response(self.get_serializer(self.get_queryset().get(pk=table.pk)).data)
 
     @extend_schema(request=None, responses={200: FriendlyTableSerializer})
     @action(detail=True, methods=["post"])
     def decline(self, request: Request, pk: str | None = None) -> Response:
-        table = answering(lambda: tables.decline(request.user, int(pk or 0)))
+        table = tables.decline(request.user, int(pk or 0))
         return Response(self.get_serializer(self.get_queryset().get(pk=table.pk)).data)

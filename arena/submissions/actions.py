@@ -9,22 +9,24 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from arena import actions as arena_actions
-from arena.actions import RequestError, resend_deadline
+from arena.dispatch import send_on_commit
+from arena.errors import RequestError
+from arena.leases import Lease
 from arena.models import ArenaEntry, Match, Player
 from arena.submissions import bundles
 from arena.submissions.matches import create_pinned_match
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.seats import get_sandbox
 from botclient.http import UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
+from ratings.elo import PROVISIONAL_GAMES
+from ratings.models import Rating
 from sandbox import BundleRejected, SandboxUnavailable
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,15 @@ VALIDATION_TABLES: tuple[tuple[tuple[str, ...], int, dict[str, Any]], ...] = (
     (("greedy", "search", "random"), 3, {}),
 )
 LOG_STDERR_CHARS = 4096
+VALIDATE_TASK = "submissions.validate_version"
+
+VALIDATION_LEASE = Lease(
+    model=BotVersion,
+    queued=BotVersion.Status.PENDING,
+    running=BotVersion.Status.VALIDATING,
+    lease_seconds=lambda: VALIDATION_LEASE_SECONDS,
+    max_attempts=lambda: VALIDATION_MAX_ATTEMPTS,
+)
 
 
 # -- submitting ---------------------------------------------------------------------------------
@@ -67,10 +78,7 @@ def _source(upload: tuple[str, bytes] | None, endpoint: str | None) -> dict[str,
 
 
 def dispatch_validation(version_id: int) -> None:
-    from arena.submissions.tasks import validate_version
-
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    transaction.on_commit(lambda: validate_version.apply_async((version_id,), queue=queue))
+    send_on_commit(VALIDATE_TASK, (version_id,))
 
 
 def create_bot(
@@ -88,7 +96,8 @@ def create_bot(
         with transaction.atomic():
             player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=owner)
             bot = SubmittedBot.objects.create(player=player, game=spec.key, description=description)
-            version = BotVersion.objects.create(bot=bot, number=1, lease_expires_at=resend_deadline(), **source)
+            deadline = VALIDATION_LEASE.resend_deadline()
+            version = BotVersion.objects.create(bot=bot, number=1, lease_expires_at=deadline, **source)
             dispatch_validation(version.id)
     except IntegrityError:
         raise RequestError(f"a player named {name!r} already exists; choose another name") from None
@@ -105,7 +114,7 @@ def add_version(
             raise RequestError(f"bot {bot.pk} is retired; submit a new bot instead")
         last = BotVersion.objects.filter(bot=locked).order_by("-number").values_list("number", flat=True).first()
         version = BotVersion.objects.create(
-            bot=locked, number=(last or 0) + 1, lease_expires_at=resend_deadline(), **source
+            bot=locked, number=(last or 0) + 1, lease_expires_at=VALIDATION_LEASE.resend_deadline(), **source
         )
         dispatch_validation(version.id)
     return version
@@ -130,30 +139,13 @@ def retire_bot(bot: SubmittedBot) -> SubmittedBot:
 
 
 def claim_validation(version_id: int) -> int | None:
-    now = timezone.now()
-    row = BotVersion.objects.filter(pk=version_id).values("status", "attempt", "lease_expires_at").first()
-    if row is None:
-        return None
-    status, attempt, lease = row["status"], row["attempt"], row["lease_expires_at"]
-    stuck = status == BotVersion.Status.VALIDATING and lease is not None and lease < now
-    if status != BotVersion.Status.PENDING and not stuck:
-        return None
-    if attempt >= VALIDATION_MAX_ATTEMPTS:
-        _finish(version_id, attempt, accepted=False, reason="validation did not finish after 3 attempts", log=None)
-        return None
-    claimable = Q(status=BotVersion.Status.PENDING) | Q(status=BotVersion.Status.VALIDATING, lease_expires_at__lt=now)
-    won = BotVersion.objects.filter(claimable, pk=version_id, attempt=attempt).update(
-        status=BotVersion.Status.VALIDATING,
-        attempt=attempt + 1,
-        lease_expires_at=now + timedelta(seconds=VALIDATION_LEASE_SECONDS),
-    )
-    return attempt + 1 if won == 1 else None
+    attempt, exhausted = VALIDATION_LEASE.claim(version_id)
+    if exhausted is not None:
+        _finish(version_id, exhausted, accepted=False, reason="validation did not finish after 3 attempts", log=None)
+    return attempt
 
 
 def _finish(version_id: int, attempt: int, *, accepted: bool, reason: str, log: list[Any] | None) -> bool:
-    from ratings.elo import PROVISIONAL_GAMES
-    from ratings.models import Rating
-
     now = timezone.now()
     with transaction.atomic():
         version = (
@@ -300,20 +292,21 @@ def run_validation(version_id: int) -> str:
 
 
 def sweep_validations() -> dict[str, int]:
-    """Re-send validations whose message was lost or whose worker died."""
+    """Re-send validations whose message was lost (once per deadline, doubling) or whose worker died."""
     now = timezone.now()
     resent = 0
-    due = BotVersion.objects.filter(
-        Q(status=BotVersion.Status.PENDING) | Q(status=BotVersion.Status.VALIDATING), lease_expires_at__lt=now
-    )
-    for version_id, status in due.values_list("id", "status"):
-        if status == BotVersion.Status.PENDING:
-            bumped = BotVersion.objects.filter(
-                pk=version_id, status=BotVersion.Status.PENDING, lease_expires_at__lt=now
-            ).update(lease_expires_at=resend_deadline())
-            if not bumped:
-                continue
+    for version_id, attempt in VALIDATION_LEASE.expired(now):
+        # Back to pending under the same attempt count: the next claim takes it over (or rejects
+        # the version after the last attempt), and later sweeps wait for the resend deadline.
         with transaction.atomic():
-            dispatch_validation(version_id)
-        resent += 1
+            if VALIDATION_LEASE.requeue(version_id, attempt, "", only_expired=True):
+                dispatch_validation(version_id)
+                resent += 1
+    for version_id, resends in VALIDATION_LEASE.due_for_resend(now):
+        with transaction.atomic():
+            if VALIDATION_LEASE.mark_resent(version_id, resends, now):
+                dispatch_validation(version_id)
+                resent += 1
+    if resent:
+        log.info("validation sweep: resent %s", resent)
     return {"resent": resent}

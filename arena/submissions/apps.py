@@ -9,7 +9,11 @@ class SubmissionsConfig(AppConfig):
     verbose_name = "Submitted bots"
 
     def ready(self) -> None:
+        # Imported here, not at the top: models can be imported only once the app registry is ready.
+        from arena import seats
         from arena.signals import match_committed
         from arena.submissions import receivers
+        from arena.submissions.seats import SUBMITTED_BOT
 
+        seats.register(SUBMITTED_BOT)
         match_committed.connect(receivers.record_bot_seats, dispatch_uid="submissions.record_bot_seats")

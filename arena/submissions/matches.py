@@ -24,24 +24,25 @@ def create_pinned_match(
 ) -> Match:
     """A queued match; each (player, version) seat is played by that version whatever happens later.
 
-    Inside the caller's transaction when there is one; the play task is sent on commit.
+    Through the match core's one create path (its checks, the pins checked by the submitted-bot
+    seat kind); inside the caller's transaction when there is one; the play task is sent on commit.
     """
-    spec = actions.resolve_game(game)
-    normalised = spec.validate_options(options, len(seats))
+    pins = {seat: version for seat, (_, version) in enumerate(seats) if version is not None}
     with transaction.atomic():
-        match = actions.insert_queued_match(
-            spec=spec,
+        match = actions.create_match(
+            game=game,
             kind=kind,
             players=[player for player, _ in seats],
-            options=normalised,
+            options=options,
             seed=seed,
             created_by=created_by,
+            dispatch=False,
+            pins=pins,
         )
         BotSeat.objects.bulk_create(
             [
-                BotSeat(match=match, seat=seat, player=player, version=version, pinned=True)
-                for seat, (player, version) in enumerate(seats)
-                if version is not None
+                BotSeat(match=match, seat=seat, player=seats[seat][0], version=version, pinned=True)
+                for seat, version in pins.items()
             ]
         )
         if dispatch:

@@ -69,6 +69,8 @@ class BotVersion(models.Model):
     # Fencing token of validation runs, as for matches.
     attempt = models.PositiveIntegerField(default=0)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # Validation tasks re-sent while pending; each resend doubles the next deadline (arena.leases).
+    resends = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     validated_at = models.DateTimeField(null=True, blank=True)
     activated_at = models.DateTimeField(null=True, blank=True)

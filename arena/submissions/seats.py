@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
+from arena.errors import UnplayablePlayer
 from arena.models import Player
+from arena.seats import SeatKind, Where, plays_itself
 from arena.submissions import bundles
-from arena.submissions.models import BotSeat, BotVersion
+from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
+from arena.submissions.rules import arena_refusal
 from botclient import BotSession, HttpBot, SandboxedBot
 from sandbox import Sandbox, SandboxConfig
 
@@ -89,8 +93,6 @@ def open_session(version: BotVersion) -> BotSession:
 
 
 def session_for(player: Player, *, match_id: int | None, seat: int) -> BotSession:
-    from arena.runner import UnplayablePlayer
-
     version = None
     if match_id is not None:
         pin = BotSeat.objects.filter(match_id=match_id, seat=seat, pinned=True).select_related("version__bot").first()
@@ -103,3 +105,32 @@ def session_for(player: Player, *, match_id: int | None, seat: int) -> BotSessio
     if version.bot_id != player.id:
         raise UnplayablePlayer(f"version {version.id} does not belong to bot {player.id}")
     return open_session(version)
+
+
+def is_submitted(player: Player) -> bool:
+    return player.kind == Player.Kind.BOT and not player.builtin
+
+
+def refusal(player: Player, where: Where, pin: Any = None) -> str | None:
+    """Why this submitted bot may not sit at `where` now (registered as its seat kind's hook)."""
+    if isinstance(pin, BotVersion):
+        # A validation or tournament game plays the pinned version, active or still pending.
+        if pin.bot_id != player.id:
+            return f"version {pin.id} does not belong to bot {player.id}"
+        if SubmittedBot.objects.filter(pk=player.id, retired_at__isnull=False).exists():
+            return f"bot {player.id} ({player.name}) is retired"
+        return None
+    if where == Where.TABLE and not SubmittedBot.objects.filter(pk=player.id).exists():
+        return f"bot {player.id} ({player.name}) cannot play at a table with people"
+    reason = playable_refusal(player)
+    if reason is None and where in (Where.TABLE, Where.ARENA):
+        reason = arena_refusal(player)
+    return reason
+
+
+SUBMITTED_BOT = SeatKind(
+    name="submitted bot",
+    answers_for=lambda player: is_submitted(player) and not plays_itself(player),
+    refusal=refusal,
+    bot=lambda player, seed, match_id, seat: session_for(player, match_id=match_id, seat=seat),
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
@@ -69,8 +70,6 @@ class BotViewSet(
         return super().get_throttles() if uploads else []
 
     def _limit(self) -> int:
-        from django.conf import settings
-
         return int(settings.ARENA_BOT_UPLOAD_MAX_BYTES)
 
     @extend_schema(

@@ -16,7 +16,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from arena import actions as arena_actions
-from arena.actions import RequestError
+from arena.dispatch import send_on_commit
+from arena.errors import RequestError
 from arena.models import Match, Player
 from arena.submissions.matches import create_pinned_match
 from arena.submissions.models import BotVersion, SubmittedBot
@@ -24,22 +25,17 @@ from arena.submissions.seats import active_version
 from arena.tournaments import schedule
 from arena.tournaments.models import Tournament, TournamentEntry, TournamentGame
 from arena.tournaments.standings import Standing, compute
+from ratings.models import Rating
 
 DONE = (Match.Status.FINISHED, Match.Status.FAILED)
 
 
 def dispatch_advance(tournament_id: int) -> None:
-    from arena.tournaments.tasks import advance_tournament
-
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    transaction.on_commit(lambda: advance_tournament.apply_async((tournament_id,), queue=queue))
+    send_on_commit("tournaments.advance", (tournament_id,))
 
 
 def dispatch_start(tournament_id: int) -> None:
-    from arena.tournaments.tasks import start_tournament
-
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    transaction.on_commit(lambda: start_tournament.apply_async((tournament_id,), queue=queue))
+    send_on_commit("tournaments.start", (tournament_id,))
 
 
 def _size_refusal(tournament: Tournament, entrants: int) -> str | None:
@@ -165,8 +161,6 @@ def start(tournament_id: int) -> bool:
 
 def _ordered_for_round(tournament: Tournament, playing: list[TournamentEntry], round_number: int) -> list[Any]:
     if round_number == 1:
-        from ratings.models import Rating
-
         ratings = dict(
             Rating.objects.filter(game=tournament.game, player_id__in=[e.player_id for e in playing]).values_list(
                 "player_id", "rating"

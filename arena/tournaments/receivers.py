@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from arena.models import Match
+from arena.tournaments.actions import dispatch_advance
+from arena.tournaments.models import TournamentGame
 
 
 def tournament_match_done(sender: Any, *, match: Match, **kwargs: Any) -> None:
-    from arena.tournaments.actions import dispatch_advance
-    from arena.tournaments.models import TournamentGame
-
     tournament_id = TournamentGame.objects.filter(match=match).values_list("tournament_id", flat=True).first()
     if tournament_id is None:
         return

@@ -17,12 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ratings.elo import outcome
+from arena.placing import placings
 
 
 def table_points(results: Sequence[tuple[bool, float]]) -> list[float]:
-    """(forfeited, total) per seat -> points per seat."""
-    return [sum(outcome(mine, theirs) for j, theirs in enumerate(results) if j != i) for i, mine in enumerate(results)]
+    """(forfeited, total) per seat -> points per seat, from the seats' placings (arena.placing)."""
+    placed = placings([total for _, total in results], [forfeited for forfeited, _ in results])
+    return [
+        sum(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0 for j, theirs in enumerate(placed) if j != i)
+        for i, mine in enumerate(placed)
+    ]
 
 
 @dataclass

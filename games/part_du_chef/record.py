@@ -2,49 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any
 
 from .actions import action_from_json
 from .deck import DECK, PIZZAS, RING, deal
 from .errors import IllegalAction, RecordError
+from .recording import RECORD_FORMAT, record_of
+from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
-if TYPE_CHECKING:
-    from .state import State
-
-RECORD_FORMAT: Final = "part-du-chef/1"
-_CORE_FIELDS: Final = ("format", "seed", "players", "options", "pizzas", "actions", "chili", "scores", "ranks")
-
-
-def record_of(state: State, players: list[str], extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The record of `state` so far; `chili`, `scores` and `ranks` are null until the game is over."""
-    if len(players) != state.players:
-        raise ValueError(f"a record of a {state.players}-player game names {state.players} players, not {len(players)}")
-    record: dict[str, Any] = {
-        "format": RECORD_FORMAT,
-        "seed": state.seed,
-        "players": list(players),
-        "options": {"marianne": state.marianne_enabled, "marianne_seats": sorted(state.marianne_seats)},
-        "pizzas": [[DECK[s].to_json() for s in ring] for ring in state.pizzas],
-        "actions": [
-            {"type": j.pop("type"), "seat": seat, "pizza": pizza, **j}
-            for seat, pizza, action in state.history
-            for j in (action.to_json(),)
-        ],
-        "chili": None,
-        "scores": None,
-        "ranks": None,
-    }
-    if state.is_over:
-        scores, chilis = state.results()
-        record["chili"] = [c.to_json() for c in chilis]
-        record["scores"] = [s.to_json() for s in scores]
-        record["ranks"] = list(state.ranks())
-    for key, value in (extra or {}).items():
-        if key in _CORE_FIELDS:
-            raise ValueError(f"extra field {key!r} would overwrite a record field")
-        record[key] = value
-    return record
-
+__all__ = ["RECORD_FORMAT", "discrepancies", "record_of", "replay"]
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
@@ -56,8 +22,6 @@ def _is_int(value: object) -> bool:
 
 
 def _replay_actions(record: dict[str, Any]) -> State:
-    from .state import MAX_PLAYERS, MIN_PLAYERS, State
-
     _require(record.get("format") == RECORD_FORMAT, f"format must be {RECORD_FORMAT!r}, not {record.get('format')!r}")
     seed = record.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):

@@ -22,6 +22,7 @@ from .deck import (
 )
 from .errors import IllegalAction
 from .observation import Observation
+from .recording import record_of
 from .scoring import ChiliAssignment, Score, final_scores, ranks_of
 
 MIN_PLAYERS: Final = 2
@@ -580,8 +581,6 @@ class State:
         return unseen
 
     def to_record(self, players: list[str] | tuple[str, ...], extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        from .record import record_of
-
         return record_of(self, list(players), extra)
 
     def __repr__(self) -> str:

@@ -18,8 +18,9 @@ from sandbox.slots import processes_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER_KITS = ROOT / "starter-kits"
-SANDBOX_BOTS = ROOT / "tests" / "sandbox" / "bots"
-HOSTILE = Path(__file__).resolve().parent / "hostile"
+# One folder of hostile bots; the kit_* ones play the starter kit's moves around their attack.
+SANDBOX_BOTS = ROOT / "tests" / "hostile_bots"
+HOSTILE = SANDBOX_BOTS
 SLOTS = 6
 # Slot uids of this test run alone (no account has them): another run of the suite at the same time (several people
 # test on one machine) gets other uids, so "no process of these uids is left" is exact.

@@ -6,8 +6,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from arena.errors import UnplayablePlayer
 from arena.models import Match, MatchSeat, Player
-from arena.play.engine import PlayError, create_live_match, person_of, play_turn
+from arena.play.engine import create_live_match, person_of, play_turn
 from arena.play.models import LiveGame
 from arena.submissions.models import BotSeat, BotVersion
 
@@ -165,7 +166,7 @@ def test_a_bot_without_an_active_version_or_suspended_cannot_be_seated_with_peop
     bob = person_of(users["bob"])
     try:
         create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[bob, Player.objects.get(pk=bot.pk)])
-    except PlayError as exc:
+    except UnplayablePlayer as exc:
         assert str(exc).startswith(f"bot {bot.pk} (suspended) is suspended from the arena: Too many forfeits.")
     else:
         raise AssertionError("a suspended bot was seated")

@@ -80,7 +80,7 @@ def test_a_hostile_bot_forfeits_with_the_right_status_and_greedy_finishes_its_ga
 
 def test_a_bot_crashing_mid_game_forfeits_after_its_good_moves(submit):
     bot = submit(
-        "crash-mid-game", kit_zip((HOSTILE / "crash_mid_game.py").read_text()), filename="c.zip", validate=False
+        "crash-mid-game", kit_zip((HOSTILE / "kit_crash_mid_game.py").read_text()), filename="c.zip", validate=False
     )
     _activate(bot)
     bot_seat = _assert_forfeited_and_replaced(_arena_match(bot), "crash")
@@ -111,7 +111,7 @@ def test_a_bot_cannot_read_the_settings_the_shadow_file_or_the_workers_environme
         f"/proc/{os.getpid()}/environ",
     ]
     assert Path(paths[0]).is_file()
-    source = (HOSTILE / "read_outside.py").read_text().replace("__PATHS__", json.dumps(paths))
+    source = (HOSTILE / "kit_read_outside.py").read_text().replace("__PATHS__", json.dumps(paths))
     _, bot_seat = _playing_attacker(submit, "reader", source)
     log = bot_seat.stderr
     assert "LEAKED" not in log and "do-not-leak" not in log and "SECRET" not in log
@@ -131,7 +131,7 @@ def test_a_bot_can_write_only_to_its_private_tmp(submit, tmp_path):
         str(ROOT / "planted-by-bot"),
         "/tmp/planted",
     ]
-    source = (HOSTILE / "write_outside.py").read_text().replace("__TARGETS__", json.dumps(targets))
+    source = (HOSTILE / "kit_write_outside.py").read_text().replace("__TARGETS__", json.dumps(targets))
     _, bot_seat = _playing_attacker(submit, "writer", source)
     log = bot_seat.stderr
     for target in targets[:-1]:
@@ -141,7 +141,7 @@ def test_a_bot_can_write_only_to_its_private_tmp(submit, tmp_path):
 
 
 def test_a_bot_cannot_reach_redis_postgresql_or_the_internet(submit):
-    _, bot_seat = _playing_attacker(submit, "networker", (HOSTILE / "network.py").read_text())
+    _, bot_seat = _playing_attacker(submit, "networker", (HOSTILE / "kit_network.py").read_text())
     log = bot_seat.stderr
     assert "CONNECTED" not in log
     for name in ("redis", "postgresql", "internet", "loopback6"):

@@ -15,7 +15,7 @@ from arena.submissions.models import BotSeat, BotVersion
 
 from .conftest import HOSTILE, STARTER_KITS, kit_zip
 
-CRASH_ON_THIRD_MOVE = (HOSTILE / "crash_mid_game.py").read_text()
+CRASH_ON_THIRD_MOVE = (HOSTILE / "kit_crash_mid_game.py").read_text()
 
 
 def _version(bot) -> BotVersion:
@@ -159,3 +159,25 @@ def test_a_lost_validation_message_is_sent_again_and_a_dead_workers_validation_i
     assert actions.run_validation(version.id) == "active"
     version.refresh_from_db()
     assert (version.status, version.attempt) == ("active", 2)
+
+
+def test_a_dead_workers_validation_is_sent_again_once_however_often_the_sweeper_runs(
+    submit, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    bot = submit("orphan", (STARTER_KITS / "python" / "bot.py").read_bytes(), validate=False)
+    version = _version(bot)
+    assert actions.claim_validation(version.id) == 1
+    BotVersion.objects.filter(pk=version.id).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks() as sent:
+        assert actions.sweep_validations() == {"resent": 1}
+        assert actions.sweep_validations() == {"resent": 0}
+    assert len(sent) == 1
+    version.refresh_from_db()
+    assert (version.status, version.attempt) == ("pending", 1)
+    assert actions.run_validation(version.id) == "active"
+    version.refresh_from_db()
+    assert version.attempt == 2

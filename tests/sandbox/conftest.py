@@ -13,7 +13,8 @@ from botclient import SandboxedBot
 from sandbox import Sandbox, SandboxConfig
 from sandbox.slots import processes_of
 
-BOTS = Path(__file__).resolve().parent / "bots"
+# One folder of hostile and misbehaving bots for the sandbox tests and the match tests alike.
+BOTS = Path(__file__).resolve().parent.parent / "hostile_bots"
 ROOT = Path(__file__).resolve().parents[2]
 STARTER_KITS = ROOT / "starter-kits"
 # Slot uids (and lock files) of this test run only: two runs on one machine (say a developer's and
@@ -49,7 +50,7 @@ def sandbox() -> Sandbox:
 
 @pytest.fixture
 def start_bot(sandbox: Sandbox) -> Iterator[Callable[..., SandboxedBot]]:
-    """Start a bot from tests/sandbox/bots (or any path); afterwards assert nothing of it is left."""
+    """Start a bot from tests/hostile_bots (or any path); afterwards assert nothing of it is left."""
     started: list[SandboxedBot] = []
 
     def start(name: str | Path, options: dict[str, Any] | None = None, **kwargs: Any) -> SandboxedBot:

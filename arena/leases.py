@@ -1,0 +1,105 @@
+"""One lease / claim / fencing mechanism for every row a worker takes for a while: matches and bot versions.
+
+A row waits in a queued status, is claimed with a conditional UPDATE that moves it to the running
+status and bumps `attempt` (the fencing token), and only the holder of that attempt may finish it.
+A running row whose lease expired may be claimed again; after the last attempt it fails. While
+queued, `lease_expires_at` is the deadline for re-sending its task, doubled after each resend
+(`resends` counts them) so a backlog is never sent twice over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+
+@dataclass(frozen=True)
+class Lease:
+    """How one kind of row is claimed: its model, statuses, lease length and attempt limit."""
+
+    model: type[models.Model]
+    queued: str
+    running: str
+    # Read when used, so settings changed at run time (tests, operators) apply.
+    lease_seconds: Callable[[], float]
+    max_attempts: Callable[[], int]
+    started_field: str | None = None
+    # The text column that keeps why the last attempt ended, if the model has one.
+    error_field: str | None = None
+
+    def resend_deadline(self, resends: int = 0, now: datetime | None = None) -> datetime:
+        """When a queued row not picked up by then is sent again: the interval, doubling per resend."""
+        now = now or timezone.now()
+        interval = float(settings.ARENA_QUEUED_RESEND_SECONDS) * (2 ** min(resends, 16))
+        return now + timedelta(seconds=interval)
+
+    def claimable(self, now: datetime) -> Q:
+        return Q(status=self.queued) | Q(status=self.running, lease_expires_at__lt=now)
+
+    def claim(self, pk: int) -> tuple[int | None, int | None]:
+        """(the attempt won or None, the attempt of a claimable row out of attempts or None).
+
+        One conditional UPDATE wins; a row that may be claimed but has used all its attempts is
+        reported so that the caller fails it with its own reason.
+        """
+        now = timezone.now()
+        row = self.model._default_manager.filter(pk=pk).values("status", "attempt", "lease_expires_at").first()
+        if row is None:
+            return None, None
+        status, attempt, lease = row["status"], row["attempt"], row["lease_expires_at"]
+        stuck = status == self.running and lease is not None and lease < now
+        if status != self.queued and not stuck:
+            return None, None
+        if attempt >= self.max_attempts():
+            return None, attempt
+        changes: dict[str, Any] = {
+            "status": self.running,
+            "attempt": attempt + 1,
+            "lease_expires_at": now + timedelta(seconds=self.lease_seconds()),
+        }
+        if self.started_field:
+            changes[self.started_field] = now
+        won = self.model._default_manager.filter(self.claimable(now), pk=pk, attempt=attempt).update(**changes)
+        return (attempt + 1 if won == 1 else None), None
+
+    def requeue(self, pk: int, attempt: int, error: str, *, only_expired: bool = False) -> bool:
+        """Back to queued after a failed or abandoned attempt, fenced by the attempt."""
+        rows = self.model._default_manager.filter(pk=pk, status=self.running, attempt=attempt)
+        if only_expired:
+            rows = rows.filter(lease_expires_at__lt=timezone.now())
+        changes: dict[str, Any] = {"status": self.queued, "lease_expires_at": self.resend_deadline(), "resends": 0}
+        if self.error_field:
+            changes[self.error_field] = error
+        return rows.update(**changes) == 1
+
+    def due_for_resend(self, now: datetime) -> list[tuple[int, int]]:
+        """(pk, resends) of queued rows whose resend deadline passed, oldest first."""
+        return list(
+            self.model._default_manager.filter(status=self.queued, lease_expires_at__lt=now)
+            .order_by("lease_expires_at", "pk")
+            .values_list("pk", "resends")
+        )
+
+    def mark_resent(self, pk: int, resends: int, now: datetime) -> bool:
+        """Push the deadline back (doubling) before re-sending: one resend per deadline, whoever sweeps."""
+        return (
+            self.model._default_manager.filter(
+                pk=pk, status=self.queued, resends=resends, lease_expires_at__lt=now
+            ).update(resends=F("resends") + 1, lease_expires_at=self.resend_deadline(resends + 1, now))
+            == 1
+        )
+
+    def expired(self, now: datetime) -> list[tuple[int, int]]:
+        """(pk, attempt) of running rows whose lease ran out (their worker died)."""
+        return list(
+            self.model._default_manager.filter(status=self.running, lease_expires_at__lt=now).values_list(
+                "pk", "attempt"
+            )
+        )

@@ -1,0 +1,242 @@
+"""Play-task deliveries per match with 1,000 queued matches while workers are killed and restarted.
+
+1,000 bot matches are queued (rated, so every result moves the ratings) at a rate above what two
+Celery workers play, so a backlog builds up; one of the workers is killed with SIGKILL and restarted
+every few seconds, and Celery beat runs the sweepers. Every delivery of the play task is counted at task start (a
+`task_prerun` hook of this script's worker wrapper increments a bench-only Redis key), duplicates
+and deliveries that find the match already taken included. At the end: every match finished, each
+rated once (one ledger row per seat) and the ledger replays to the stored ratings.
+
+    python bench/queued_matches.py [--matches 1000] [--rate 30] [--kill-every 5] [--resend 5] [--lease 10]
+
+Runs on the tree it sits in, so the same script measures an earlier commit checked out elsewhere.
+Uses its own database (`<DATABASE_URL name>_bench`), queues and Redis key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PLAY_TASK = "arena.play_match"
+
+
+def bench_database_url() -> str:
+    from config.env import env_str
+    from config.services import parse_postgres_url
+
+    url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
+    target = parse_postgres_url(url)
+    auth = target.user + (f":{target.password}" if target.password else "")
+    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench"
+
+
+def run_worker(argv: list[str]) -> None:
+    """A plain `celery worker`, plus a count of every play-task delivery in Redis."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import redis
+    from celery.signals import task_prerun
+
+    from config.celery import app
+
+    key = os.environ["BENCH_DELIVERIES_KEY"]
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+
+    def count(sender: object = None, **kwargs: object) -> None:
+        if getattr(sender, "name", "") == PLAY_TASK:
+            client.incr(key)
+
+    task_prerun.connect(count, weak=False)
+    app.worker_main(["worker", *argv])
+
+
+def start_worker(name: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            __file__,
+            "--worker",
+            "--pool=prefork",
+            "--concurrency=1",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=WARNING",
+            f"--hostname={name}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait(timeout=30)
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        run_worker(sys.argv[2:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=40, help="bot players sharing the matches")
+    parser.add_argument("--kill-every", type=float, default=5.0, help="seconds between two worker kills")
+    parser.add_argument("--resend", type=float, default=5.0, help="ARENA_QUEUED_RESEND_SECONDS")
+    parser.add_argument("--lease", type=float, default=10.0, help="ARENA_MATCH_LEASE_SECONDS")
+    parser.add_argument("--sweep", type=float, default=2.0, help="ARENA_SWEEP_SECONDS")
+    parser.add_argument("--rate", type=float, default=30.0, help="matches queued per second")
+    parser.add_argument("--timeout", type=float, default=1200.0)
+    args = parser.parse_args()
+
+    tag = f"bench-queued-{os.getpid()}"
+    os.environ.update(
+        DATABASE_URL=bench_database_url(),
+        ARENA_QUEUE=tag,
+        ARENA_PERIODIC_QUEUE=f"{tag}-periodic",
+        ARENA_REQUIRE_SERVICES="1",
+        ARENA_QUEUED_RESEND_SECONDS=str(args.resend),
+        ARENA_MATCH_LEASE_SECONDS=str(args.lease),
+        ARENA_SWEEP_SECONDS=str(args.sweep),
+        DATABASE_CONN_MAX_AGE="0",
+        BENCH_DELIVERIES_KEY=f"{tag}:deliveries",
+    )
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    import redis
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.models import Count
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from arena import actions
+    from arena.models import Match, MatchSeat, Player
+    from ratings.ledger import replay_ledger
+    from ratings.models import RatingChange
+
+    err = Console(stderr=True)
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "TRUNCATE ratings_ratingchange, ratings_rating, arena_arenaentry, arena_matchseat, arena_match CASCADE"
+        )
+    if "ratings_ratingbucket" in connection.introspection.table_names():
+        with connection.cursor() as cursor:
+            cursor.execute("TRUNCATE ratings_ratingbucket")
+    Player.objects.filter(name__startswith="bench-").delete()
+    players = [Player.objects.create(name=f"bench-{i}", kind="bot", builtin="random") for i in range(args.players)]
+    rng = random.Random(11)
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    key = os.environ["BENCH_DELIVERIES_KEY"]
+    broker.delete(key)
+
+    env = dict(os.environ)
+    schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
+    beat = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING", f"--schedule={schedule}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    workers = [start_worker(f"{tag}-{i}", env) for i in range(2)]
+    kills = 0
+    queued = 0
+    started = time.monotonic()
+    try:
+        with Progress(
+            TextColumn("matches done"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[extra]}"),
+            TimeElapsedColumn(),
+            console=err,
+        ) as bar:
+            task = bar.add_task("play", total=args.matches, extra="")
+            next_kill = time.monotonic() + args.kill_every
+            while True:
+                # Matches arrive faster than two workers play them, so a backlog builds up behind which
+                # the sweeps run: the situation in which a queued match used to be re-sent over and over.
+                due = min(args.matches, int((time.monotonic() - started) * args.rate) + 1)
+                while queued < due:
+                    seated = rng.sample(players, rng.choice((2, 3, 4)))
+                    actions.create_match(
+                        game="part-du-chef",
+                        kind="ranked",
+                        player_ids=[p.id for p in seated],
+                        seed=rng.randrange(2**31),
+                    )
+                    queued += 1
+                done = Match.objects.filter(status__in=["finished", "failed"]).count()
+                delivered = int(broker.get(key) or 0)
+                backlog = broker.llen(os.environ["ARENA_QUEUE"])
+                bar.update(
+                    task,
+                    completed=done,
+                    extra=f"queued {queued}, in the broker {backlog}, deliveries {delivered}, kills {kills}",
+                )
+                if done >= args.matches:
+                    break
+                if time.monotonic() - started > args.timeout:
+                    raise SystemExit(f"timed out with {done} of {args.matches} matches done")
+                if time.monotonic() >= next_kill:
+                    victim = kills % len(workers)
+                    kill(workers[victim])
+                    workers[victim] = start_worker(f"{tag}-{victim}-{kills}", env)
+                    kills += 1
+                    next_kill = time.monotonic() + args.kill_every
+                time.sleep(0.25)
+        # Let duplicates still queued or in flight be delivered (and counted) before stopping.
+        settle = time.monotonic() + 3 * args.sweep
+        while time.monotonic() < settle or broker.llen(os.environ["ARENA_QUEUE"]):
+            if time.monotonic() - started > args.timeout:
+                break
+            time.sleep(0.5)
+    finally:
+        for process in [*workers, beat]:
+            kill(process)
+        broker.delete(os.environ["ARENA_QUEUE"], f"{tag}-periodic")
+    seconds = time.monotonic() - started
+    delivered = int(broker.get(key) or 0)
+    broker.delete(key)
+    failed = Match.objects.filter(status="failed").count()
+    finished = Match.objects.filter(status="finished").count()
+    seats = MatchSeat.objects.count()
+    changes = RatingChange.objects.count()
+    per_match = set(
+        RatingChange.objects.values("match_id").annotate(n=Count("id")).values_list("match_id", flat=True)
+    )
+    replay_ledger("part-du-chef")  # raises if the ratings do not follow from the ledger
+    rated_once = changes == seats and len(per_match) == finished
+    print("| matches | finished | failed | worker kills | deliveries | per match | rated once | s |")
+    print("|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {args.matches} | {finished} | {failed} | {kills} | {delivered} | {delivered / args.matches:.2f} | "
+        f"{'yes' if rated_once else 'NO'} (ledger replays) | {seconds:.0f} |"
+    )
+    if failed or not rated_once:
+        raise SystemExit("some matches failed or were not rated exactly once")
+
+
+if __name__ == "__main__":
+    main()

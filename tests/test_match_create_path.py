@@ -1,0 +1,76 @@
+"""One create path for every kind of match: one validation, one answer to "may this player sit here?", the seed rule."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from arena import actions
+from arena.errors import RequestError, UnplayablePlayer
+from arena.models import Match, Player
+from arena.play.engine import create_live_match, person_of
+
+
+@pytest.fixture
+def alice(db: None) -> APIClient:
+    api = APIClient()
+    api.force_authenticate(User.objects.create_user("alice", password="pw-alice-123"))
+    return api
+
+
+def test_a_creator_may_give_the_seed_of_a_match_of_bots_only(alice: APIClient, make_bots) -> None:
+    bots = make_bots(3)
+    body = {"game": "part-du-chef", "kind": "friendly", "players": [b.id for b in bots], "seed": 1234}
+    response = alice.post("/api/matches/", body, format="json")
+    assert response.status_code == 201, response.content
+    assert Match.objects.get(pk=response.json()["id"]).seed == 1234
+
+
+def test_a_seed_given_for_a_match_with_a_person_is_refused_naming_the_person(alice: APIClient, make_bots) -> None:
+    bot = make_bots(1)[0]
+    cook = Player.objects.create(name="cook", kind=Player.Kind.HUMAN)
+    body = {"game": "part-du-chef", "kind": "friendly", "players": [bot.id, cook.id], "seed": 7}
+    response = alice.post("/api/matches/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["detail"] == (
+        f"a seed may be given only when every seat is a bot; player {cook.id} (cook) is a person, "
+        "so the server draws the seed"
+    )
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_table_with_a_person_gets_a_seed_drawn_by_the_server(make_bots) -> None:
+    user = User.objects.create_user("bob", password="pw-bob-123")
+    players = [person_of(user), *make_bots(2)]
+    with pytest.raises(RequestError, match="a seed may be given only when every seat is a bot"):
+        actions.create_match(game="part-du-chef", kind="friendly", players=players, seed=29, live=True)
+    seeds = {
+        create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=players).seed for _ in range(3)
+    }
+    assert len(seeds) > 1  # drawn, not fixed
+
+
+@pytest.mark.django_db
+def test_a_person_gets_the_same_refusal_from_every_path_into_a_bot_match(make_bots) -> None:
+    cook = Player.objects.create(name="cook", kind=Player.Kind.HUMAN)
+    bot = make_bots(1)[0]
+    message = f"player {cook.id} (cook) is a person; only bots can be seated in matches played by the service"
+    with pytest.raises(UnplayablePlayer) as created:
+        actions.create_match(game="part-du-chef", kind="friendly", player_ids=[bot.id, cook.id])
+    with pytest.raises(UnplayablePlayer) as entered:
+        actions.enter_arena(player_id=cook.id, game="part-du-chef", table_size=2, entered_by=None)
+    assert str(created.value) == str(entered.value) == message
+
+
+@pytest.mark.django_db
+def test_every_kind_of_match_checks_seat_count_and_a_player_seated_twice(make_bots) -> None:
+    bot = make_bots(1)[0]
+    user = User.objects.create_user("dan", password="pw-dan-123")
+    with pytest.raises(RequestError, match="is played by 2 to 5 players, got 1"):
+        create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[person_of(user)])
+    with pytest.raises(RequestError, match=f"player {bot.id} is seated twice"):
+        actions.create_match(game="part-du-chef", kind="friendly", players=[bot, bot], seed=1)
+    with pytest.raises(RequestError, match="bad options: unknown option 'pepper'"):
+        actions.create_match(game="part-du-chef", kind="friendly", players=make_bots(2), options={"pepper": 1})

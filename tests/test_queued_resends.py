@@ -1,0 +1,104 @@
+"""Queued matches are re-sent sparingly: once per deadline, the deadline doubling, never while a backlog holds them."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import pytest
+import redis
+from django.conf import settings
+from django.utils import timezone
+
+from arena import actions
+from arena.models import Match
+
+
+def _expire(*match_ids: int) -> None:
+    Match.objects.filter(pk__in=match_ids).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+
+
+def _bots_match(make_bots) -> Match:
+    players = make_bots(2)
+    return actions.create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players], seed=5)
+
+
+@pytest.mark.django_db
+def test_each_resend_of_a_lost_message_doubles_the_next_deadline(make_bots, empty_queue) -> None:
+    match = _bots_match(make_bots)
+    interval = float(settings.ARENA_QUEUED_RESEND_SECONDS)
+    waits = []
+    for expected_resends in (1, 2, 3):
+        _expire(match.id)
+        before = timezone.now()
+        assert actions.sweep_stuck_matches()["resent"] == 1
+        assert actions.sweep_stuck_matches()["resent"] == 0  # once per deadline, however often one sweeps
+        match.refresh_from_db()
+        assert match.resends == expected_resends
+        waits.append((match.lease_expires_at - before).total_seconds())
+    assert [round(wait / interval) for wait in waits] == [2, 4, 8]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_waiting_behind_a_backlog_are_not_sent_twice(make_bots, empty_queue) -> None:
+    matches = [_bots_match(make_bots) for _ in range(3)]  # committed: three play messages wait in the broker
+    _expire(*(match.id for match in matches))
+    assert actions.sweep_stuck_matches() == {"retried": 0, "failed": 0, "resent": 0, "deferred": 3}
+    assert set(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("resends", flat=True)) == {0}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_only_as_many_matches_as_have_no_message_are_sent_again(make_bots, empty_queue) -> None:
+    matches = [_bots_match(make_bots) for _ in range(3)]
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        client.rpop(empty_queue)  # a worker died holding one of the three messages
+    finally:
+        client.close()
+    _expire(*(match.id for match in matches))
+    counts = actions.sweep_stuck_matches()
+    assert (counts["resent"], counts["deferred"]) == (1, 2)
+    assert sorted(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("resends", flat=True)) == [0, 0, 1]
+
+
+@pytest.mark.django_db
+def test_the_sweeper_says_what_it_did_in_a_log_line(make_bots, empty_queue, caplog) -> None:
+    match = _bots_match(make_bots)
+    _expire(match.id)
+    with caplog.at_level(logging.INFO, logger="arena.actions"):
+        actions.sweep_stuck_matches()
+    assert "match sweep: retried 0, failed 0, resent 1, deferred 0" in caplog.text
+
+
+def test_periodic_tasks_wait_on_a_queue_of_their_own_that_workers_consume() -> None:
+    periodic = settings.ARENA_PERIODIC_QUEUE
+    assert periodic != settings.CELERY_TASK_DEFAULT_QUEUE
+    assert {entry["options"]["queue"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} == {periodic}
+    assert {queue.name for queue in settings.CELERY_TASK_QUEUES} >= {periodic}
+
+
+@pytest.mark.slow
+def test_a_worker_consumes_the_periodic_queue_and_its_sweep_brings_a_lost_match_back(workers, make_bots) -> None:
+    from celery import current_app
+
+    from tests.support import wait_until
+
+    players = make_bots(2)
+    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=8)
+    Match.objects.filter(pk=match.id).update(
+        status=Match.Status.RUNNING, attempt=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(workers.queue)  # its worker died: the play message is gone, only the sweep brings it back
+    periodic = f"{workers.queue}-periodic"  # what a worker started with ARENA_QUEUE derives
+    current_app.send_task("arena.sweep_stuck_matches", queue=periodic)
+    workers.start("both-queues")
+    wait_until(
+        lambda: Match.objects.get(pk=match.id).status == Match.Status.FINISHED,
+        90,
+        "the sweep from the periodic queue to requeue the match and a worker to play it",
+        workers.tail(),
+    )
+    assert Match.objects.get(pk=match.id).attempt == 2
+    client.delete(periodic)
+    client.close()
