@@ -194,7 +194,7 @@ def _still_to_come(state: Any, current: int) -> list[dict[str, Any]]:
         if piece.id not in seen:
             groups.setdefault((piece.kind, piece.olives, piece.finisher), []).append(piece.id)
     return [
-        {"chip": pizza.chips([ids[0]]), "name": sentences.slice_name(ids[0]), "count": len(ids)}
+        {"chip": pizza.chips([ids[0]], sample=True), "name": sentences.slice_name(ids[0]), "count": len(ids)}
         for _, ids in sorted(groups.items())
     ]
 

@@ -43,7 +43,7 @@ def test_a_hostile_bot_forfeits_locally_with_the_arenas_status_and_greedy_finish
 
 def test_a_bot_crashing_mid_game_forfeits_after_its_good_moves(run, tmp_path):
     out = tmp_path / "games.jsonl"
-    bot = kit_zip(tmp_path, (HOSTILE / "crash_mid_game.py").read_text())
+    bot = kit_zip(tmp_path, (HOSTILE / "kit_crash_mid_game.py").read_text())
     code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--out", str(out), fast=True)
     assert code == 0, stderr
     (game,) = records(out)
@@ -52,7 +52,7 @@ def test_a_bot_crashing_mid_game_forfeits_after_its_good_moves(run, tmp_path):
 
 
 def test_a_local_bot_cannot_reach_redis_postgresql_or_the_internet(run, tmp_path):
-    bot = kit_zip(tmp_path, (HOSTILE / "network.py").read_text())
+    bot = kit_zip(tmp_path, (HOSTILE / "kit_network.py").read_text())
     code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--verbose")
     assert code == 0, stderr
     assert "CONNECTED" not in stderr and "forfeited" not in stderr
@@ -63,7 +63,7 @@ def test_a_local_bot_cannot_reach_redis_postgresql_or_the_internet(run, tmp_path
 def test_a_local_bot_can_write_only_to_its_private_tmp(run, tmp_path):
     planted = tmp_path / "planted-by-bot"
     targets = [str(planted), "/usr/planted", "/tmp/planted"]
-    source = (HOSTILE / "write_outside.py").read_text().replace("__TARGETS__", json.dumps(targets))
+    source = (HOSTILE / "kit_write_outside.py").read_text().replace("__TARGETS__", json.dumps(targets))
     bot = kit_zip(tmp_path, source)
     code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--verbose")
     assert code == 0, stderr
