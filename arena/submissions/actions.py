@@ -21,6 +21,7 @@ from arena import actions as arena_actions
 from arena.actions import RequestError, resend_deadline
 from arena.botclient.http import UnsafeEndpoint, parse_endpoint, resolve_checked
 from arena.models import ArenaEntry, Match, Player
+from arena.names import name_refusal
 from arena.sandbox import BundleRejected, SandboxUnavailable
 from arena.submissions import bundles
 from arena.submissions.matches import create_pinned_match
@@ -83,6 +84,9 @@ def create_bot(
     endpoint: str | None = None,
 ) -> SubmittedBot:
     spec = arena_actions.resolve_game(game)
+    refusal = name_refusal(name)
+    if refusal is not None:
+        raise RequestError(refusal)
     source = _source(upload, endpoint)
     try:
         with transaction.atomic():
