@@ -335,6 +335,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema_errors.add_error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "PlayerKindEnum": "arena.models.Player.Kind",
         "MatchKindEnum": "arena.models.Match.Kind",

@@ -50,5 +50,5 @@ def test_a_bot_cannot_be_created_or_renamed_to_a_look_alike(db: None) -> None:
     assert renamed.status_code == 400 and "built-in bot" in renamed.json()["detail"]
     Player.objects.create(name="Other", kind=Player.Kind.BOT)
     clash = api.patch(f"/api/bots/{made.json()['id']}/", {"name": "OTHER"}, format="json")
-    assert clash.status_code == 400 and "taken" in clash.json()["detail"]
+    assert clash.status_code == 400 and "already exists" in clash.json()["detail"]
     assert api.patch(f"/api/bots/{made.json()['id']}/", {"name": "Mine"}, format="json").status_code == 200

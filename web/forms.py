@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from arena.names import name_refusal
+from arena.names import lookalike_refusal, name_taken
 
 
 class SignUpForm(UserCreationForm):
@@ -21,7 +21,9 @@ class SignUpForm(UserCreationForm):
         name = self.cleaned_data["username"]
         if len(name) > 64:
             raise ValidationError(_("A name has at most 64 characters."))
-        refusal = name_refusal(name)
-        if refusal is not None:
-            raise ValidationError(refusal)
+        lookalike = lookalike_refusal(name)
+        if lookalike is not None:
+            raise ValidationError(lookalike)
+        if name_taken(name):
+            raise ValidationError(_("This name is taken."))
         return name
