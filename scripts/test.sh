@@ -49,5 +49,7 @@ echo "==> mypy --strict games/" >&2
 "$VENV/bin/mypy" --strict games/
 echo "==> OpenAPI schema" >&2
 "$VENV/bin/python" manage.py spectacular --validate --fail-on-warn --file "$(mktemp)"
+echo "==> API fuzzing (schemathesis against a live server)" >&2
+bash scripts/fuzz_api.sh
 echo "==> pytest" >&2
 "$VENV/bin/python" -m pytest tests/ -p no:cacheprovider
