@@ -323,6 +323,8 @@ REST_FRAMEWORK = {
         "tournament": env_str("ARENA_THROTTLE_TOURNAMENT", "120/hour"),
     },
     "EXCEPTION_HANDLER": "config.errors.json_exception_handler",
+    # Trusted proxies in front (docs/deploy.md): the client address is the X-Forwarded-For hop they appended.
+    "NUM_PROXIES": env_int("ARENA_NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {

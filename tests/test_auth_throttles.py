@@ -79,3 +79,30 @@ def test_sign_ups_are_limited_per_address_on_the_web_and_the_api(db: None) -> No
     form = {"username": "one-more", "password1": PASSWORD, "password2": PASSWORD}
     assert browser.post("/signup/", form).status_code == 429
     assert not User.objects.filter(username="one-more").exists()
+
+
+def test_behind_a_trusted_proxy_the_forwarded_client_address_is_counted(settings, alice: User) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    api = APIClient()
+    for index in range(settings.ARENA_LOGIN_FAILURES_PER_ADDRESS):
+        api.post(
+            "/api/auth/token/",
+            {"username": f"nobody{index}", "password": "wrong"},
+            format="json",
+            REMOTE_ADDR="10.9.9.9",
+            HTTP_X_FORWARDED_FOR=f"spoofed, 192.0.2.{index % 2}",
+        )
+    # Two client addresses behind the same proxy: neither has reached the per-address limit.
+    right = api.post(
+        "/api/auth/token/",
+        {"username": "alice", "password": PASSWORD},
+        format="json",
+        REMOTE_ADDR="10.9.9.9",
+        HTTP_X_FORWARDED_FOR="192.0.2.0",
+    )
+    assert right.status_code == 200
+    # Without the trusted proxy every attempt came from the proxy's own address.
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 0}
+    for index in range(settings.ARENA_LOGIN_FAILURES_PER_ADDRESS):
+        _token(api, "wrong", username=f"x{index}", address="10.8.8.8")
+    assert _token(api, PASSWORD, address="10.8.8.8").status_code == 429
