@@ -23,7 +23,8 @@ t = parse_postgres_url(sys.argv[1])
 with psycopg.connect(host=t.host, port=t.port, user=t.user, password=t.password or None, dbname="postgres", autocommit=True) as c:
     c.execute(f'DROP DATABASE IF EXISTS "{t.name}" WITH (FORCE)')
 PY
-eval "$("$PY" manage.py prepare_services)"
+SERVICES="$("$PY" manage.py prepare_services)"  # an assignment, so that a refusal stops the script
+eval "$SERVICES"
 "$PY" manage.py migrate --no-input -v 0
 "$PY" manage.py ensure_builtin_bots
 TOKEN="$("$PY" manage.py shell -c '

@@ -19,7 +19,8 @@ if [ -z "${SECRET_KEY:-}" ]; then
     export SECRET_KEY
 fi
 # Creates the database if missing and probes Redis; exports the fallback choice for everything below.
-eval "$("$PY" manage.py prepare_services)"
+SERVICES="$("$PY" manage.py prepare_services)"  # an assignment, so that a refusal stops the script
+eval "$SERVICES"
 
 "$PY" manage.py migrate --no-input -v 0
 "$PY" manage.py ensure_builtin_bots

@@ -41,7 +41,8 @@ export PYTHONDONTWRITEBYTECODE=1
 # The tests' own Redis database (never the one a running service uses); keys carry the test database's prefix.
 export REDIS_URL="${ARENA_TEST_REDIS_URL:-redis://127.0.0.1:6379/15}"
 echo "==> services" >&2
-eval "$("$VENV/bin/python" manage.py prepare_services)"
+SERVICES="$("$VENV/bin/python" manage.py prepare_services)"  # an assignment, so that a refusal stops the script
+eval "$SERVICES"
 
 echo "==> ruff" >&2
 "$VENV/bin/ruff" check .

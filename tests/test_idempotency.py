@@ -12,11 +12,13 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import close_old_connections, connection, transaction
 from django.db.models.signals import post_save
+from django.http import StreamingHttpResponse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from arena.models import Match
+from idempotency.middleware import _replay, _store
 from idempotency.models import IdempotencyKey
 from idempotency.purge import purge_expired
 
@@ -148,3 +150,31 @@ def test_keys_are_kept_a_day_then_purged(db: None) -> None:
     IdempotencyKey.objects.filter(pk=new.pk).update(created_at=timezone.now() - timedelta(hours=23))
     assert purge_expired() == 1
     assert list(IdempotencyKey.objects.values_list("key", flat=True)) == ["new"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failure_after_the_match_is_created_answers_500_and_really_applies_nothing(make_bots) -> None:
+    api, bots = _signed_in("alice"), make_bots(2)
+
+    def fail_when_the_answer_is_read(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        # The seats prefetch of the answer runs after create_match has returned (and, before every
+        # unsafe request ran in one transaction, after it had committed).
+        if 'FROM "arena_matchseat"' in sql and " IN (" in sql:
+            raise RuntimeError("a fault while the answer is read")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(fail_when_the_answer_is_read):
+        response = api.post("/api/matches/", _match_body(bots), format="json", HTTP_IDEMPOTENCY_KEY="late")
+    assert response.status_code == 500
+    assert response.json()["detail"] == "internal error; the request was not applied"
+    assert not Match.objects.exists() and not IdempotencyKey.objects.exists()
+    retry = api.post("/api/matches/", _match_body(bots), format="json", HTTP_IDEMPOTENCY_KEY="late")
+    assert retry.status_code == 201 and Match.objects.count() == 1
+
+
+def test_a_streamed_answer_is_kept_whole_and_answered_again(db: None) -> None:
+    streamed = StreamingHttpResponse(iter([b'{"part": ', b"1}"]), status=201, content_type="application/json")
+    answered = _store("user:1", "stream", "f", streamed)
+    assert answered.content == b'{"part": 1}' and answered.status_code == 201
+    again = _replay(IdempotencyKey.objects.get(key="stream"))
+    assert (again.status_code, again.content, again["Content-Type"]) == (201, b'{"part": 1}', "application/json")
