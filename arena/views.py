@@ -49,6 +49,7 @@ class PlayerFilter(filters.FilterSet):
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.order_by("id")
+    lookup_value_regex = "[0-9]+"
     serializer_class = PlayerSerializer
     permission_classes = [permissions.AllowAny]
     filterset_class = PlayerFilter
@@ -84,6 +85,7 @@ class MatchViewSet(
     viewsets.GenericViewSet,
 ):
     serializer_class = MatchSerializer
+    lookup_value_regex = "[0-9]+"
     permission_classes = [IsSignedInToCreate]
     filterset_class = MatchFilter
     pagination_class = MatchCursor
@@ -145,6 +147,7 @@ class ArenaEntryViewSet(
     """One's own arena entries; other users' entries answer 404."""
 
     serializer_class = ArenaEntrySerializer
+    lookup_value_regex = "[0-9]+"
     throttle_scope = "arena-entry"
 
     def get_queryset(self) -> QuerySet[ArenaEntry]:

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from arena.models import Player
+from arena.names import lookalike_refusal, name_taken
 
 
 class SignUpForm(UserCreationForm):
@@ -21,6 +21,9 @@ class SignUpForm(UserCreationForm):
         name = self.cleaned_data["username"]
         if len(name) > 64:
             raise ValidationError(_("A name has at most 64 characters."))
-        if Player.objects.filter(name__iexact=name).exists() or User.objects.filter(username__iexact=name).exists():
+        lookalike = lookalike_refusal(name)
+        if lookalike is not None:
+            raise ValidationError(lookalike)
+        if name_taken(name):
             raise ValidationError(_("This name is taken."))
         return name

@@ -16,11 +16,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts import throttles
+from accounts.web import throttled_page
 from arena.errors import NotSeated, PlayError, RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
 from arena.secrecy import held_back_reason
+from config.clients import client_address
 from games.part_du_chef import KIND_NAMES, State
 from games.part_du_chef.state import portions_of
 from games.registry import all_games, get_game
@@ -58,8 +61,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and (wait := throttles.signup_wait(client_address(request))) is not None:
+        return throttled_page(wait)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        throttles.signed_up(client_address(request))
         engine.person_of(user)
         login(request, user)
         return redirect("web:lobby")

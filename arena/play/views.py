@@ -106,6 +106,7 @@ class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
     """Tables one hosts or is invited to; other tables answer 404."""
 
     serializer_class = FriendlyTableSerializer
+    lookup_value_regex = "[0-9]+"
 
     def get_queryset(self) -> QuerySet[FriendlyTable]:
         if getattr(self, "swagger_fake_view", False):

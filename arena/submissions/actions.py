@@ -20,6 +20,7 @@ from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.leases import Lease
 from arena.models import ArenaEntry, Match, Player
+from arena.names import name_refusal
 from arena.submissions import bundles
 from arena.submissions.matches import create_pinned_match
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
@@ -91,6 +92,9 @@ def create_bot(
     endpoint: str | None = None,
 ) -> SubmittedBot:
     spec = arena_actions.resolve_game(game)
+    refusal = name_refusal(name)
+    if refusal is not None:
+        raise RequestError(refusal)
     source = _source(upload, endpoint)
     try:
         with transaction.atomic():

@@ -11,11 +11,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from arena.errors import BadRequest
+from arena.names import name_refusal
 from arena.submissions import actions
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.serializers import (
@@ -26,6 +27,7 @@ from arena.submissions.serializers import (
     BotVersionSerializer,
     SourceSerializer,
 )
+from config.limits import DepthLimitedJSONParser
 
 
 def _source(data: dict[str, Any], limit: int) -> dict[str, Any]:
@@ -48,7 +50,7 @@ class BotViewSet(
     lookup_field = "player"
     lookup_url_kwarg = "id"
     lookup_value_regex = "[0-9]+"
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, DepthLimitedJSONParser]
     throttle_scope = "bot-upload"
     http_method_names = ["get", "post", "patch", "head", "options"]
 
@@ -90,6 +92,11 @@ class BotViewSet(
         return Response(BotSerializer(self.get_queryset().get(pk=bot.pk)).data, status=status.HTTP_201_CREATED)
 
     def perform_update(self, serializer: Any) -> None:
+        name = serializer.validated_data.get("player", {}).get("name")
+        if name is not None:
+            refusal = name_refusal(name, player_id=serializer.instance.player_id)
+            if refusal is not None:
+                raise BadRequest(refusal)
         try:
             with transaction.atomic():
                 serializer.save()

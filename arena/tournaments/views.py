@@ -40,6 +40,7 @@ class TournamentViewSet(
     viewsets.GenericViewSet,
 ):
     permission_classes = [ReadOrSignedIn]
+    lookup_value_regex = "[0-9]+"
     throttle_scope = "tournament"
 
     def get_queryset(self) -> QuerySet[Tournament]:
