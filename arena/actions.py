@@ -13,7 +13,6 @@ together or not at all. This module imports none of the features built on it.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,12 +29,12 @@ from arena.leases import Lease
 from arena.models import ArenaEntry, Match, MatchSeat, Player
 from arena.placing import RECORD_FIELD, placings, record_verdict
 from arena.seats import Where, check, is_person
+from arena.seeds import MAX_SEED, draw_seed
 from arena.signals import match_committed
 from games.registry import GameSpec, all_games, get_game
 
 log = logging.getLogger(__name__)
 
-MAX_SEED = 2**31 - 1
 PLAY_TASK = "arena.play_match"
 
 MATCH_LEASE = Lease(
@@ -114,7 +113,7 @@ def check_seating(
     except (ValueError, TypeError) as exc:
         raise RequestError(f"bad options: {exc}") from None
     if seed is None:
-        seed = secrets.randbelow(MAX_SEED)
+        seed = draw_seed()
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise RequestError(f"seed must be an integer between 0 and {MAX_SEED}")
     return Seating(spec=spec, players=list(players), options=normalised, seed=seed)

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from arena.models import ArenaEntry, Match, MatchSeat, Player
 from arena.secrecy import held_back_reasons
+from arena.seeds import MAX_SEED
 
 
 class GameSerializer(serializers.Serializer):
@@ -127,7 +128,7 @@ class MatchCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[Match.Kind.FRIENDLY, Match.Kind.RANKED])
     players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=16)
     options = serializers.DictField(required=False, default=dict)
-    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED)
 
 
 class ArenaEntrySerializer(serializers.ModelSerializer):

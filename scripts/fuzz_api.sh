@@ -37,7 +37,7 @@ print(Token.objects.create(user=user).key)' | tail -n 1)"
 
 PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 # No request-line limit in gunicorn: its own HTML 400 would hide how the application answers long query strings.
-"$VENV/bin/gunicorn" config.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --timeout 30 \
+LOG_LEVEL=ERROR "$VENV/bin/gunicorn" config.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --timeout 30 \
     --limit-request-line 0 --error-logfile var/fuzz-gunicorn.log &
 SERVER=$!
 cleanup() {
