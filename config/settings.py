@@ -227,6 +227,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": ARENA_SWEEP_SECONDS,
         "options": {"queue": ARENA_PERIODIC_QUEUE},
     },
+    "ratings-catch-up-leaderboards": {
+        "task": "ratings.catch_up_leaderboards",
+        "schedule": ARENA_SWEEP_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
+    },
     "arena-matchmaking-tick": {
         "task": "arena.matchmaking_tick",
         "schedule": ARENA_MATCHMAKING_SECONDS,
