@@ -5,7 +5,7 @@ bumped) -> finished, or back to queued after an error, or failed after the last 
 holder of the current attempt can commit a result. Tables with people are created running
 (attempt 1, no lease) and committed through the same `commit_result`.
 
-The result commit writes the seats with their placing (`arena.placing`) and sends `match_committed`
+The result commit writes the seats with their placing (`games.part_du_chef.placing`) and sends `match_committed`
 inside its transaction: the ratings and the tournaments react there, so results and ratings commit
 together or not at all. This module imports none of the features built on it.
 """
@@ -27,10 +27,10 @@ from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.leases import Lease
 from arena.models import ArenaEntry, Match, MatchSeat, Player
-from arena.placing import RECORD_FIELD, placings, record_verdict
 from arena.seats import Where, check, is_person
 from arena.seeds import MAX_SEED, draw_seed
 from arena.signals import match_committed
+from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
 from games.registry import GameSpec, all_games, get_game
 
 log = logging.getLogger(__name__)

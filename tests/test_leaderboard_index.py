@@ -252,7 +252,9 @@ def test_a_change_whose_index_call_was_lost_is_applied_by_the_catch_up_sweep(tie
     # the call): written past every hook, as the process that wrote it never got to send it.
     moved = Rating.objects.get(player=tied_field[0])
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE ratings_rating SET rating = 1999.0, updated_at = clock_timestamp() WHERE id = %s", [moved.pk])
+        cursor.execute(
+            "UPDATE ratings_rating SET rating = 1999.0, updated_at = clock_timestamp() WHERE id = %s", [moved.pk]
+        )
     api = APIClient()
     top = api.get(f"/api/leaderboards/{GAME}/?page_size=1").json()["results"][0]
     assert top["player"]["id"] != moved.player_id  # the index is stale until the sweep

@@ -36,6 +36,14 @@ def test_a_hostile_bot_forfeits_locally_with_the_arenas_status_and_greedy_finish
     reason = game["forfeits"][0]
     assert reason is not None and reason.startswith(f"{status}: "), reason
     assert game["forfeits"][1] is None
+    # The arena's verdict, as a match of the arena writes it: the forfeiter placed last whatever its
+    # total, and from its failure on, the stand-in deciding its seat's actions.
+    verdict = game["arena"]
+    assert verdict["placings"] == [2, 1] and verdict["forfeited"] == [0]
+    seats = [action["seat"] for action in game["actions"]]
+    assert len(verdict["decided_by"]) == len(seats)
+    assert "stand-in" in [who for who, seat in zip(verdict["decided_by"], seats, strict=True) if seat == 0]
+    assert all(who == "player" for who, seat in zip(verdict["decided_by"], seats, strict=True) if seat == 1)
     assert f"seat 0 {bot} forfeited ({status}: " in stderr
     assert hint in reason + stderr, stderr
     replay(game)  # greedy played the seat on: the game is complete and legal
