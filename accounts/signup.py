@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -16,7 +18,7 @@ MAX_NAME = 64
 
 def refusals(username: str, password: str) -> dict[str, list[str]]:
     problems: dict[str, list[str]] = {}
-    if not username or len(username) > MAX_NAME or not User.username_validator.regex.match(username):
+    if not username or len(username) > MAX_NAME or not re.compile(User.username_validator.regex).match(username):
         problems["username"] = [f"a name has 1 to {MAX_NAME} letters, digits and @/./+/-/_ only"]
     else:
         refusal = name_refusal(username)

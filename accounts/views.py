@@ -19,18 +19,18 @@ from accounts.signup import create_account, refusals
 from config.clients import client_address
 
 
-class AccountCreateSerializer(serializers.Serializer):
+class AccountCreateSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, write_only=True, style={"input_type": "password"})
 
 
-class AccountSerializer(serializers.Serializer):
+class AccountSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField()
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField()
 
 

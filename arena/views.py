@@ -47,7 +47,7 @@ class PlayerFilter(filters.FilterSet):
         fields = ["kind"]
 
 
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
     queryset = Player.objects.order_by("id")
     lookup_value_regex = "[0-9]+"
     serializer_class = PlayerSerializer
@@ -82,7 +82,7 @@ class MatchViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Match],
 ):
     serializer_class = MatchSerializer
     lookup_value_regex = "[0-9]+"
@@ -142,7 +142,7 @@ class ArenaEntryViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[ArenaEntry],
 ):
     """One's own arena entries; other users' entries answer 404."""
 
@@ -153,7 +153,7 @@ class ArenaEntryViewSet(
     def get_queryset(self) -> QuerySet[ArenaEntry]:
         if getattr(self, "swagger_fake_view", False):
             return ArenaEntry.objects.none()
-        return ArenaEntry.objects.filter(entered_by=self.request.user, active=True).order_by("id")
+        return ArenaEntry.objects.filter(entered_by_id=self.request.user.pk, active=True).order_by("id")
 
     def get_throttles(self) -> list[Any]:
         return super().get_throttles() if self.action == "create" else []

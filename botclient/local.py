@@ -29,7 +29,7 @@ from . import limits
 from .bare import BareBot
 from .http import HttpBot, UnsafeEndpoint, parse_endpoint
 from .match import play_with_sessions
-from .session import BotSession
+from .session import BotSession, SessionLimits
 from .stdio import SandboxedBot
 
 # Slot uids and lock files of the local command, apart from an arena worker's on the same machine
@@ -57,7 +57,7 @@ class LocalBots:
     ) -> None:
         self.sandbox_config = sandbox_config
         self.out = out
-        self.limits = {"move_ms": move_ms, "bank_ms": bank_ms, "start_ms": start_ms}
+        self.limits: SessionLimits = {"move_ms": move_ms, "bank_ms": bank_ms, "start_ms": start_ms}
         self.bare = False
         self.verbose = False
         self._sandbox: Sandbox | None = None

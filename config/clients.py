@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpRequest
+from rest_framework.settings import api_settings
 
 
 def client_address(request: HttpRequest) -> str:
     remote = str(request.META.get("REMOTE_ADDR") or "unknown")
-    proxies = int(settings.REST_FRAMEWORK.get("NUM_PROXIES") or 0)
+    proxies = int(api_settings.NUM_PROXIES or 0)
     forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR") or "")
     if proxies <= 0 or not forwarded:
         return remote

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import TypedDict
 from urllib.parse import unquote, urlsplit
 
 import psycopg
@@ -38,9 +39,17 @@ def parse_postgres_url(url: str) -> PostgresTarget:
     )
 
 
+class _ConnectParams(TypedDict):
+    host: str
+    port: int
+    user: str
+    password: str | None
+    connect_timeout: int
+
+
 def ensure_postgres_database(target: PostgresTarget, timeout: int = 3) -> str | None:
     """Create the database if missing. Returns None when usable, else why it is not."""
-    params = {
+    params: _ConnectParams = {
         "host": target.host,
         "port": target.port,
         "user": target.user,

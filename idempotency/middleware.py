@@ -57,7 +57,7 @@ def _fingerprint(request: HttpRequest) -> str:
                     digest.update(chunk)
                 upload.seek(0)
     else:
-        digest.update(request.content_type.encode() + b"\n" + request.body)
+        digest.update((request.content_type or "").encode() + b"\n" + request.body)
     return digest.hexdigest()
 
 

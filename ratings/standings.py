@@ -492,7 +492,7 @@ def _write_chunk(
         lines[str(name)] = str(line)
     with redis_client.pipeline(transaction=False) as pipe:
         for board, scores in by_board.items():
-            pipe.zadd(board, scores)  # type: ignore[arg-type]
+            pipe.zadd(board, scores)
         pipe.hset(built.lines, mapping=lines)  # type: ignore[arg-type]
         pipe.execute()
     if progress:

@@ -46,8 +46,8 @@ eval "$SERVICES"
 
 echo "==> ruff" >&2
 "$VENV/bin/ruff" check .
-echo "==> mypy --strict games/" >&2
-"$VENV/bin/mypy" --strict games/
+echo "==> mypy (strict, every package: pyproject.toml)" >&2
+"$VENV/bin/mypy"
 echo "==> import contracts and cycles" >&2
 "$VENV/bin/lint-imports" --no-cache
 "$VENV/bin/python" scripts/import_cycles.py

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -12,13 +10,13 @@ from django.utils.translation import gettext_lazy as _
 from arena.names import lookalike_refusal, name_taken
 
 
-class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+class SignUpForm(UserCreationForm[User]):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]  # the stubs leave out the form's Meta
         model = User
         fields = ["username"]
 
-    def clean_username(self) -> Any:
-        name = self.cleaned_data["username"]
+    def clean_username(self) -> str:
+        name: str = self.cleaned_data["username"]
         if len(name) > 64:
             raise ValidationError(_("A name has at most 64 characters."))
         lookalike = lookalike_refusal(name)

@@ -225,7 +225,7 @@ def action_from_form(data: QueryDict) -> dict[str, Any]:
         if key.startswith(f"steal-{portion}-") and data[key]:
             try:
                 finisher = int(key.rsplit("-", 1)[1])
-                victim, sid = (int(part) for part in data[key].split(":"))
+                victim, sid = (int(part) for part in str(data[key]).split(":"))
             except ValueError:
                 raise FormProblem(sentences.Refusal(_("Choose a steal from the list."), "steal")) from None
             steals.append({"finisher": finisher, "from": victim, "slice": sid})

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.models.functions import Lower
 
 
-def refuse_existing_clashes(apps, schema_editor):
+def refuse_existing_clashes(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Player = apps.get_model("arena", "Player")
     User = apps.get_model("auth", "User")
     for model, field in ((Player, "name"), (User, "username")):

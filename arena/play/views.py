@@ -102,7 +102,7 @@ class ArenaQueueView(APIView):
         return Response(queue.status(request.user))
 
 
-class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[FriendlyTable]):
     """Tables one hosts or is invited to; other tables answer 404."""
 
     serializer_class = FriendlyTableSerializer

@@ -44,7 +44,7 @@ class BotViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[SubmittedBot],
 ):
     serializer_class = BotSerializer
     lookup_field = "player"
@@ -58,7 +58,7 @@ class BotViewSet(
         if getattr(self, "swagger_fake_view", False):
             return SubmittedBot.objects.none()
         return (
-            SubmittedBot.objects.filter(player__owner=self.request.user)
+            SubmittedBot.objects.filter(player__owner_id=self.request.user.pk)
             .select_related("player__owner")
             .prefetch_related(
                 Prefetch("versions", queryset=BotVersion.objects.defer("bundle", "log")),
@@ -140,5 +140,6 @@ class BotViewSet(
         """The bot's seats, newest first, with the per-move log and stderr (owner only)."""
         bot = self.get_object()
         rows = BotSeat.objects.filter(player_id=bot.pk).select_related("match", "version").order_by("-match_id")
-        page = self.paginate_queryset(rows)
+        # DRF pages any queryset; its stubs only take the view's own model.
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
         return self.get_paginated_response(BotSeatSerializer(page, many=True).data)
