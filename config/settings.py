@@ -383,6 +383,8 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # The level applies to the handler too: Django's own loggers (django.request's 4xx warnings) pass
+    # their records up past the root logger's level.
+    "handlers": {"console": {"class": "logging.StreamHandler", "level": env_str("LOG_LEVEL", "WARNING")}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
