@@ -31,6 +31,7 @@ from arena.errors import RequestError
 from arena.leases import Lease
 from arena.models import ArenaEntry, Match, MatchSeat, Player
 from arena.placing import RECORD_FIELD, placings, record_verdict
+from arena.rows import update_rows
 from arena.seats import Where, check, is_person
 from arena.signals import batch_hooks, match_committed
 from games.registry import GameSpec, all_games, get_game
@@ -318,10 +319,11 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
                 match_committed.send(sender=Match, match=item.match, seats=item.seats, played=item.played)
                 # Taken once the hooks locked the rating rows: per player, it follows commit order.
                 item.match.finished_at = timezone.now()
-        Match.objects.bulk_update(
-            [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
+        update_rows(
+            Match, [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
         )
-        MatchSeat.objects.bulk_update(
+        update_rows(
+            MatchSeat,
             [seat for item in ours for seat in item.seats],
             ["score", "rank", "forfeited", "rating_before", "rating_after"],
         )
@@ -334,10 +336,15 @@ def run_match(match_id: int) -> str:
 
 
 # The other matches a task may claim with its own: only those where every seat is a built-in bot,
-# whose games take milliseconds (a submitted bot's can take minutes; its own task plays it).
-_BUILTIN_ONLY = (
-    "NOT EXISTS (SELECT 1 FROM arena_matchseat seat JOIN arena_player player ON player.id = seat.player_id"
-    " WHERE seat.match_id = candidate.id AND player.builtin = '')"
+# whose games take milliseconds (a submitted bot's can take minutes; its own task plays it), and
+# only when its own match is one of those too (else they would wait behind it).
+_NOT_BUILTIN_SEAT = (
+    "SELECT 1 FROM arena_matchseat seat JOIN arena_player player ON player.id = seat.player_id"
+    " WHERE seat.match_id = {match} AND player.builtin = ''"
+)
+BUILTIN_ONLY = (
+    f"NOT EXISTS ({_NOT_BUILTIN_SEAT.format(match='candidate.id')})"
+    f" AND NOT EXISTS ({_NOT_BUILTIN_SEAT.format(match='%(pk)s')})"
 )
 
 
@@ -351,7 +358,7 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     """
     if extra is None:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
-    claimed, exhausted = MATCH_LEASE.claim_batch(match_id, extra, _BUILTIN_ONLY)
+    claimed, exhausted = MATCH_LEASE.claim_batch(match_id, extra, BUILTIN_ONLY)
     if exhausted is not None:
         give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
     if not claimed:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from arena.models import Match, MatchSeat, Player
+from arena.rows import update_rows
 from ratings import buckets, standings
 from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES, new_ratings
 from ratings.models import Rating, RatingChange
@@ -76,8 +77,8 @@ def rating_batch(items: Sequence[tuple[Match, list[MatchSeat]]]) -> Iterator[Non
     for game, moves in sorted(batch.moves.items()):
         buckets.move(game, moves)
     written = [batch.rows[key] for key in sorted(batch.touched)]
-    if written:
-        Rating.objects.bulk_update_rated(written, ["rating", "games", "provisional_left", "updated_at"])
+    # A rated match's rows reach the leaderboard index below, with the values written here.
+    update_rows(Rating, written, ["rating", "games", "provisional_left", "updated_at"])
     for game in sorted({game for game, _ in batch.touched}):
         keys = [key for key in sorted(batch.touched) if key[0] == game]
         standings.apply_on_commit(game, [batch.rows[key] for key in keys], [batch.touched[key] for key in keys])

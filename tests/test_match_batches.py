@@ -84,6 +84,18 @@ def test_a_match_with_a_seat_that_is_not_a_built_in_bot_is_left_to_its_own_task(
 
 
 @pytest.mark.django_db
+def test_a_match_with_a_seat_that_is_not_a_built_in_bot_takes_no_other_match_with_it(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH = 8
+    players = make_bots(3)
+    slow = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
+    quick = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
+    Player.objects.filter(pk=players[0].pk).update(builtin="")
+    claimed, exhausted = actions.MATCH_LEASE.claim_batch(slow.id, 7, actions.BUILTIN_ONLY)
+    assert (claimed, exhausted) == ([(slow.id, 1)], None)
+    assert _statuses([slow, quick]) == [("running", 1), ("queued", 0)]
+
+
+@pytest.mark.django_db
 def test_matches_claimed_with_it_are_given_back_unplayed_once_a_quarter_of_the_lease_is_gone(
     make_bots, settings, django_capture_on_commit_callbacks
 ) -> None:
