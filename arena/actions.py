@@ -310,23 +310,24 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
             match.record = record
             match.lease_expires_at = None
             match.error = ""
+            match.finished_at = timezone.now()
+        # Written before the receivers run: they may read the match as finished, and its placings.
+        update_rows(
+            Match, [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
+        )
+        update_rows(MatchSeat, [seat for item in ours for seat in item.seats], ["score", "rank", "forfeited"])
         with ExitStack() as hooks:
             for hook in batch_hooks():
                 hooks.enter_context(hook([(item.match, item.seats) for item in ours]))
             for item in ours:
                 # Receivers (ratings, tournaments, submitted bots) write in this same transaction;
-                # they may set the seats' rating fields, written below with the placings.
+                # they may set the seats' rating fields, written below.
                 match_committed.send(sender=Match, match=item.match, seats=item.seats, played=item.played)
                 # Taken once the hooks locked the rating rows: per player, it follows commit order.
                 item.match.finished_at = timezone.now()
-        update_rows(
-            Match, [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
-        )
-        update_rows(
-            MatchSeat,
-            [seat for item in ours for seat in item.seats],
-            ["score", "rank", "forfeited", "rating_before", "rating_after"],
-        )
+        update_rows(Match, [item.match for item in ours], ["finished_at"])
+        rated = [seat for item in ours if item.match.rated for seat in item.seats]
+        update_rows(MatchSeat, rated, ["rating_before", "rating_after"])
     return {item.match.pk for item in ours}
 
 
@@ -352,8 +353,9 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     """Claim match_id and up to `extra` other queued built-in bot matches, play them, commit them at once.
 
     Claiming, reading and committing are one statement or one transaction for the whole batch
-    instead of one per match. The other matches are played only while the batch is young (a
-    quarter of the lease); the rest are given back unplayed and their tasks sent again. Returns
+    instead of one per match. The other matches are played only while the batch is young
+    (ARENA_CLAIM_BATCH_SECONDS, at most a quarter of the lease); the rest are given back unplayed
+    and their tasks sent again. Returns
     what became of match_id, as `run_match` does. Safe to call any number of times, concurrently.
     """
     if extra is None:
@@ -368,7 +370,8 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     seats: dict[int, list[MatchSeat]] = {}
     for seat in MatchSeat.objects.filter(match_id__in=list(attempts)).select_related("player").order_by("seat"):
         seats.setdefault(seat.match_id, []).append(seat)
-    budget = time.monotonic() + MATCH_LEASE.lease_seconds() / 4
+    # A batch's results wait for its last game: they are held back at most about this long.
+    budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
     # The task's own match first: it is the one its message asked for.
     order = sorted(attempts, key=lambda pk: (pk != match_id, pk))
     outcome: dict[int, str] = {}

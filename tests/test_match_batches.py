@@ -96,11 +96,12 @@ def test_a_match_with_a_seat_that_is_not_a_built_in_bot_takes_no_other_match_wit
 
 
 @pytest.mark.django_db
-def test_matches_claimed_with_it_are_given_back_unplayed_once_a_quarter_of_the_lease_is_gone(
-    make_bots, settings, django_capture_on_commit_callbacks
+@pytest.mark.parametrize("setting", ["ARENA_CLAIM_BATCH_SECONDS", "ARENA_MATCH_LEASE_SECONDS"])
+def test_matches_claimed_with_it_are_given_back_unplayed_once_the_batch_time_or_a_quarter_of_the_lease_is_gone(
+    make_bots, settings, django_capture_on_commit_callbacks, setting
 ) -> None:
     settings.ARENA_CLAIM_BATCH = 4
-    settings.ARENA_MATCH_LEASE_SECONDS = 0.0001
+    setattr(settings, setting, 0.0001)
     matches = _queue(make_bots(4), 4)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert actions.run_matches(matches[0].id) == "finished"
