@@ -13,7 +13,9 @@ together or not at all. This module imports none of the features built on it.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,9 +29,10 @@ from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.leases import Lease
 from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.rows import update_rows
 from arena.seats import Where, check, is_person
 from arena.seeds import MAX_SEED, draw_seed
-from arena.signals import match_committed
+from arena.signals import batch_hooks, match_committed
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
 from games.registry import GameSpec, all_games, get_game
 
@@ -233,65 +236,172 @@ def release_after_error(match_id: int, attempt: int, reason: str) -> None:
 # -- committing ---------------------------------------------------------------------------------
 
 
+@dataclass
+class Finished:
+    """A match played under one attempt, waiting to be committed (seats in seat order)."""
+
+    match: Match
+    attempt: int
+    seats: list[MatchSeat]
+    played: runner.PlayedGame
+
+
 def commit_result(match_id: int, attempt: int, played: runner.PlayedGame) -> bool:
     """Write the result, the seats' placings and (through match_committed) the ratings at once.
 
     False if the attempt lost the match, or the match was already rated.
     """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return False
+    seats = list(match.seats.select_related("player").order_by("seat"))
+    return match_id in commit_results([Finished(match, attempt, seats, played)])
+
+
+def commit_results(batch: Sequence[Finished]) -> set[int]:
+    """Commit several played matches in one transaction; the ids committed.
+
+    Each match is committed only by the holder of its current attempt (checked with the match rows
+    locked). The batch hooks (`arena.signals`) take their locks for the whole batch first, so
+    batches sharing players queue up rather than deadlock; then each match's receivers run in batch
+    order, which is the commit order its players see. If the batch cannot commit as a whole (a match
+    already rated), each match is committed alone so that the others still count.
+    """
+    if not batch:
+        return set()
     try:
-        with transaction.atomic():
-            match = Match.objects.select_for_update().get(pk=match_id)
-            if match.status != Match.Status.RUNNING or match.attempt != attempt:
-                return False
-            seats = list(match.seats.select_related("player").order_by("seat"))
+        return _commit_together(batch)
+    except IntegrityError:
+        if len(batch) == 1:
+            log.warning("match %s was already rated; attempt %s discarded", batch[0].match.pk, batch[0].attempt)
+            return set()
+    committed: set[int] = set()
+    for item in batch:
+        committed |= commit_results([item])
+    return committed
+
+
+def _commit_together(batch: Sequence[Finished]) -> set[int]:
+    with transaction.atomic():
+        rows = (
+            Match.objects.select_for_update()
+            .filter(pk__in=[item.match.pk for item in batch])
+            .order_by("pk")
+            .values_list("pk", "attempt", "status")
+        )
+        current = {pk: (attempt, status) for pk, attempt, status in rows}
+        ours = [item for item in batch if current.get(item.match.pk) == (item.attempt, Match.Status.RUNNING)]
+        if not ours:
+            return set()
+        for item in ours:
+            match, played = item.match, item.played
             placed = placings(played.totals, played.forfeited)
             record = dict(played.record)
             record[RECORD_FIELD] = record_verdict(
                 played.totals, played.forfeited, played.stand_in, len(record.get("actions") or [])
             )
-            for index, seat in enumerate(seats):
+            for index, seat in enumerate(item.seats):
                 seat.score = played.totals[index]
                 seat.rank = placed[index]
                 seat.forfeited = played.forfeited[index]
-            MatchSeat.objects.bulk_update(seats, ["score", "rank", "forfeited"])
             match.status = Match.Status.FINISHED
+            match.attempt = item.attempt
             match.record = record
             match.lease_expires_at = None
             match.error = ""
             match.finished_at = timezone.now()
-            match.save(update_fields=["status", "record", "lease_expires_at", "error", "finished_at"])
-            # Receivers (ratings, tournaments, submitted bots) write in this same transaction.
-            match_committed.send(sender=Match, match=match, seats=seats, played=played)
-            # Taken again once the receivers locked the rating rows: per player, it follows commit order.
-            match.finished_at = timezone.now()
-            Match.objects.filter(pk=match.pk).update(finished_at=match.finished_at)
-    except IntegrityError:
-        log.warning("match %s was already rated; attempt %s discarded", match_id, attempt)
-        return False
-    return True
+        # Written before the receivers run: they may read the match as finished, and its placings.
+        update_rows(
+            Match, [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
+        )
+        update_rows(MatchSeat, [seat for item in ours for seat in item.seats], ["score", "rank", "forfeited"])
+        with ExitStack() as hooks:
+            for hook in batch_hooks():
+                hooks.enter_context(hook([(item.match, item.seats) for item in ours]))
+            for item in ours:
+                # Receivers (ratings, tournaments, submitted bots) write in this same transaction;
+                # they may set the seats' rating fields, written below.
+                match_committed.send(sender=Match, match=item.match, seats=item.seats, played=item.played)
+                # Taken once the hooks locked the rating rows: per player, it follows commit order.
+                item.match.finished_at = timezone.now()
+        update_rows(Match, [item.match for item in ours], ["finished_at"])
+        rated = [seat for item in ours if item.match.rated for seat in item.seats]
+        update_rows(MatchSeat, rated, ["rating_before", "rating_after"])
+    return {item.match.pk for item in ours}
 
 
 def run_match(match_id: int) -> str:
     """Claim, play and commit one match. Safe to call any number of times, even concurrently."""
-    attempt = claim_match(match_id)
-    if attempt is None:
+    return run_matches(match_id, extra=0)
+
+
+# The other matches a task may claim with its own: only those where every seat is a built-in bot,
+# whose games take milliseconds (a submitted bot's can take minutes; its own task plays it), and
+# only when its own match is one of those too (else they would wait behind it).
+_NOT_BUILTIN_SEAT = (
+    "SELECT 1 FROM arena_matchseat seat JOIN arena_player player ON player.id = seat.player_id"
+    " WHERE seat.match_id = {match} AND player.builtin = ''"
+)
+BUILTIN_ONLY = (
+    f"NOT EXISTS ({_NOT_BUILTIN_SEAT.format(match='candidate.id')})"
+    f" AND NOT EXISTS ({_NOT_BUILTIN_SEAT.format(match='%(pk)s')})"
+)
+
+
+def run_matches(match_id: int, extra: int | None = None) -> str:
+    """Claim match_id and up to `extra` other queued built-in bot matches, play them, commit them at once.
+
+    Claiming, reading and committing are one statement or one transaction for the whole batch
+    instead of one per match. The other matches are played only while the batch is young
+    (ARENA_CLAIM_BATCH_SECONDS, at most a quarter of the lease); the rest are given back unplayed
+    and their tasks sent again. Returns
+    what became of match_id, as `run_match` does. Safe to call any number of times, concurrently.
+    """
+    if extra is None:
+        extra = int(settings.ARENA_CLAIM_BATCH) - 1
+    claimed, exhausted = MATCH_LEASE.claim_batch(match_id, extra, BUILTIN_ONLY)
+    if exhausted is not None:
+        give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
+    if not claimed:
         return "not claimed"
-    match = Match.objects.get(pk=match_id)
-    players = [seat.player for seat in match.seats.select_related("player").order_by("seat")]
-    try:
-        played = runner.play(
-            match.game,
-            players,
-            match.seed,
-            match.options,
-            move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
-            match_id=match_id,
-        )
-    except Exception as exc:  # any failure of the game or a bot: retried, then failed
-        log.exception("match %s attempt %s failed", match_id, attempt)
-        release_after_error(match_id, attempt, f"{type(exc).__name__}: {exc}")
-        return "error"
-    return "finished" if commit_result(match_id, attempt, played) else "lost lease"
+    attempts = dict(claimed)
+    matches = Match.objects.in_bulk(list(attempts))
+    seats: dict[int, list[MatchSeat]] = {}
+    for seat in MatchSeat.objects.filter(match_id__in=list(attempts)).select_related("player").order_by("seat"):
+        seats.setdefault(seat.match_id, []).append(seat)
+    # A batch's results wait for its last game: they are held back at most about this long.
+    budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
+    # The task's own match first: it is the one its message asked for.
+    order = sorted(attempts, key=lambda pk: (pk != match_id, pk))
+    outcome: dict[int, str] = {}
+    batch: list[Finished] = []
+    for index, pk in enumerate(order):
+        if index > 0 and time.monotonic() > budget:
+            with transaction.atomic():
+                for later in order[index:]:
+                    if MATCH_LEASE.unclaim(later, attempts[later]):
+                        dispatch_match(later)
+            break
+        match = matches[pk]
+        try:
+            played = runner.play(
+                match.game,
+                [seat.player for seat in seats[pk]],
+                match.seed,
+                match.options,
+                move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
+                match_id=pk,
+            )
+        except Exception as exc:  # any failure of the game or a bot: retried, then failed
+            log.exception("match %s attempt %s failed", pk, attempts[pk])
+            release_after_error(pk, attempts[pk], f"{type(exc).__name__}: {exc}")
+            outcome[pk] = "error"
+            continue
+        batch.append(Finished(match, attempts[pk], seats[pk], played))
+    committed = commit_results(batch)
+    for item in batch:
+        outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
+    return outcome.get(match_id, "not claimed")
 
 
 # -- sweeping -----------------------------------------------------------------------------------

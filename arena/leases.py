@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -68,6 +68,71 @@ class Lease:
             changes[self.started_field] = now
         won = self.model._default_manager.filter(self.claimable(now), pk=pk, attempt=attempt).update(**changes)
         return (attempt + 1 if won == 1 else None), None
+
+    def claim_batch(self, pk: int, extra: int, extra_filter: str = "") -> tuple[list[tuple[int, int]], int | None]:
+        """Claim `pk` and up to `extra` other queued rows in one conditional UPDATE ... RETURNING.
+
+        Returns ([(pk, attempt won)], the attempt of `pk` if it may be claimed but is out of
+        attempts). `pk` is claimed as by `claim`; the others are queued rows with attempts left,
+        oldest first, that no other transaction holds (SKIP LOCKED) and that pass `extra_filter`
+        (an SQL condition on the candidate row, aliased `candidate`). Every row's status and
+        attempt are checked again by the UPDATE once it holds the row, so two claimers never win
+        the same attempt: the fencing token rule of `claim`, for many rows at once.
+        """
+        now = timezone.now()
+        table = connection.ops.quote_name(self.model._meta.db_table)
+        started = f", {connection.ops.quote_name(self.started_field)} = %(now)s" if self.started_field else ""
+        claimable = "(status = %(queued)s OR (status = %(running)s AND lease_expires_at < %(now)s))"
+        params: dict[str, Any] = {
+            "pk": pk,
+            "queued": self.queued,
+            "running": self.running,
+            "now": now,
+            "lease": now + timedelta(seconds=self.lease_seconds()),
+            "max": self.max_attempts(),
+            "extra": max(0, extra),
+        }
+        others = ""
+        if extra > 0:
+            others = (
+                f" OR id IN (SELECT candidate.id FROM {table} candidate WHERE candidate.status = %(queued)s"
+                " AND candidate.attempt < %(max)s AND candidate.id <> %(pk)s"
+                + (f" AND ({extra_filter})" if extra_filter else "")
+                + " ORDER BY candidate.id LIMIT %(extra)s FOR UPDATE SKIP LOCKED)"
+            )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET status = %(running)s, attempt = attempt + 1, lease_expires_at = %(lease)s"
+                f"{started} WHERE {claimable} AND attempt < %(max)s AND (id = %(pk)s{others})"
+                " RETURNING id, attempt",
+                params,
+            )
+            won = sorted((int(row[0]), int(row[1])) for row in cursor.fetchall())
+        if any(row_pk == pk for row_pk, _ in won):
+            return won, None
+        # Not ours: only now look at why, to report a claimable row that has used all its attempts.
+        row = self.model._default_manager.filter(pk=pk).values("status", "attempt", "lease_expires_at").first()
+        if row is not None and row["attempt"] >= self.max_attempts():
+            stuck = (
+                row["status"] == self.running and row["lease_expires_at"] is not None and row["lease_expires_at"] < now
+            )
+            if row["status"] == self.queued or stuck:
+                return won, row["attempt"]
+        return won, None
+
+    def unclaim(self, pk: int, attempt: int) -> bool:
+        """Give back a row claimed but never started: queued again with the attempt it had before.
+
+        Safe under the fencing rule: nobody played that attempt, and its holder gives it up.
+        """
+        changes: dict[str, Any] = {
+            "status": self.queued,
+            "attempt": attempt - 1,
+            "lease_expires_at": self.resend_deadline(),
+        }
+        if self.started_field:
+            changes[self.started_field] = None
+        return self.model._default_manager.filter(pk=pk, status=self.running, attempt=attempt).update(**changes) == 1
 
     def requeue(self, pk: int, attempt: int, error: str, *, only_expired: bool = False) -> bool:
         """Back to queued after a failed or abandoned attempt, fenced by the attempt."""

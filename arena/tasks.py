@@ -19,7 +19,8 @@ _LEASE = float(settings.ARENA_MATCH_LEASE_SECONDS)
     time_limit=max(2.0, _LEASE * 0.9),
 )
 def play_match(match_id: int) -> str:
-    return actions.run_match(int(match_id))
+    # Its own match, and other queued built-in bot matches with it (ARENA_CLAIM_BATCH).
+    return actions.run_matches(int(match_id))
 
 
 @shared_task(name="arena.sweep_stuck_matches", acks_late=True, time_limit=60)

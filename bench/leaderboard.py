@@ -42,14 +42,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 GAME = "part-du-chef"
 
+from bench.trees import baseline_context, database_url, machine  # noqa: E402  (after the path is set)
+
 
 def board_database_url() -> str:
-    from config.env import env_str
-    from config.services import parse_postgres_url
-
-    target = parse_postgres_url(env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena"))
-    auth = target.user + (f":{target.password}" if target.password else "")
-    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_board"
+    return database_url("_board")
 
 
 def load(players: int) -> tuple[int, int]:
@@ -152,17 +149,6 @@ def wrk(url: str, script: str | None, seconds: int, connections: int) -> dict[st
         "elapsed": float(done.group(2)) * scale,
         "errors": float(errors.group(1)) if errors else 0,
     }
-
-
-@contextmanager
-def baseline_tree(ref: str) -> Iterator[Path]:
-    """The files of commit `ref` in a temporary folder (git archive: the repository is not touched)."""
-    with tempfile.TemporaryDirectory(prefix="board-baseline-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=False)
-        if archive.returncode != 0:
-            raise SystemExit(f"cannot extract baseline {ref!r}: {archive.stderr.decode().strip()}")
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        yield Path(tmp)
 
 
 @contextmanager
@@ -314,15 +300,6 @@ def main() -> None:
 
 
 @contextmanager
-def baseline_context(ref: str) -> Iterator[Path | None]:
-    if ref.lower() == "none":
-        yield None
-        return
-    with baseline_tree(ref) as tree:
-        yield tree
-
-
-@contextmanager
 def serving_all(trees: list[tuple[str, Path, int]], workers: int) -> Iterator[None]:
     if not trees:
         yield
@@ -330,18 +307,6 @@ def serving_all(trees: list[tuple[str, Path, int]], workers: int) -> Iterator[No
     (_, tree, port), rest = trees[0], trees[1:]
     with serving(tree, port, workers), serving_all(rest, workers):
         yield
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        found = re.search(r"^Model name:\s+(.+)$", lscpu, re.MULTILINE)
-        if found:
-            model = found.group(1).strip()
-    except OSError:
-        pass
-    return f"{os.cpu_count()} CPUs ({model}), load average {os.getloadavg()[0]:.1f} at the end"
 
 
 if __name__ == "__main__":

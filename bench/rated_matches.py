@@ -1,96 +1,121 @@
-"""End-to-end rated bot matches per second, next to the rules engine's own speed for the same bots.
+"""End-to-end rated bot matches per second, this tree against an earlier commit, next to the engine's speed.
 
-End to end = a match queued in PostgreSQL, its task sent through Redis, claimed by a Celery worker
-(conditional UPDATE), played with the built-in bots, and its result, seats and multiplayer Elo
-update committed in one transaction with the rating rows locked. Measured from the first claim
-(`started_at`) to the last commit (`finished_at`), taken from the database.
+End to end = a match queued in PostgreSQL, its task sent through Redis, claimed by a Celery worker,
+played with the built-in bots, and its result, seats and multiplayer Elo update committed with the
+rating rows locked. Measured per round from the round's first claim (`started_at`) to its last
+commit (`finished_at`), taken from the database.
 
 In process = the same matches (same players, seeds and bots) played by `arena.runner.play` in one
-Python process, no database.
+Python process, no database: the engine each tree runs (this tree's compiled build when it is
+current, see scripts/build_engine.py; a tree without one runs the pure Python engine).
 
-    python bench/rated_matches.py [--matches 1500] [--players 40] [--concurrency 2] [--bots random]
+    python bench/rated_matches.py [--matches 600] [--rounds 3] [--players 40] [--concurrency 2]
+                                  [--bots random] [--seats 2-5] [--baseline 95e61cf | --baseline none]
 
-Uses its own database (`<DATABASE_URL name>_bench`) and queue, so it never touches live data.
+The baseline commit is extracted with `git archive` into a temporary folder. Each tree gets its own
+database (`<DATABASE_URL name>_bench_a` for this tree, `_bench_b` for the baseline), migrated by
+that tree's own code, and its own queue; the trees run in alternating rounds (A B A B ...) of
+`--matches / --rounds` matches each, so that whatever else the machine does hits both alike. Every
+run ends with the ledger replay of each tree (the ratings must follow from the ledger).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# A driver runs inside one tree (this one or the baseline's): that tree's code comes first.
+_TREE = Path(sys.argv[sys.argv.index("--tree") + 1]) if "--tree" in sys.argv else ROOT
+sys.path.insert(0, str(_TREE))
+
+GAME = "part-du-chef"
+PLAYER_PREFIX = "bench-"
 
 
-def bench_database_url() -> str:
-    from config.env import env_str
-    from config.services import parse_postgres_url
-
-    url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
-    target = parse_postgres_url(url)
-    auth = target.user + (f":{target.password}" if target.password else "")
-    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench"
+# -- the driver: one step in one tree, its result as one JSON line on stdout --------------------------
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=1500)
-    parser.add_argument("--players", type=int, default=40, help="bot players sharing the matches")
-    parser.add_argument("--concurrency", type=int, default=2, help="worker processes (prefork pool)")
-    parser.add_argument("--bots", default="random", help="built-in engine playing every seat")
-    parser.add_argument("--seats", default="2-5", help="table sizes, e.g. 2-5 or 3")
-    args = parser.parse_args()
-
-    os.environ["DATABASE_URL"] = bench_database_url()
-    os.environ["ARENA_QUEUE"] = f"arena-bench-{os.getpid()}"
-    os.environ["ARENA_REQUIRE_SERVICES"] = "1"
+def _setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
+
+
+def _tables(players: list[Any], matches: int, seats: str, round_number: int) -> list[tuple[list[Any], int]]:
+    low, _, high = seats.partition("-")
+    sizes = range(int(low), int(high or low) + 1)
+    rng = random.Random(f"rated-matches-{round_number}")
+    return [(rng.sample(players, rng.choice(sizes)), rng.randrange(2**31)) for _ in range(matches)]
+
+
+def _players() -> list[Any]:
+    from arena.models import Player
+
+    return list(Player.objects.filter(name__startswith=PLAYER_PREFIX).order_by("id"))
+
+
+def drive_reset(args: argparse.Namespace) -> dict[str, Any]:
     from django.core.management import call_command
     from django.db import connection
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from arena import actions, runner
-    from arena.models import Match, Player
-    from ratings.ledger import replay_ledger
+    from arena.models import Player
 
-    err = Console(stderr=True)
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
         cursor.execute(
             "TRUNCATE ratings_ratingchange, ratings_rating, arena_arenaentry, arena_matchseat, arena_match CASCADE"
         )
-    Player.objects.filter(name__startswith="bench-").delete()
-    players = [Player.objects.create(name=f"bench-{i}", kind="bot", builtin=args.bots) for i in range(args.players)]
-    low, _, high = args.seats.partition("-")
-    sizes = range(int(low), int(high or low) + 1)
-    rng = random.Random(7)
-    tables = [(rng.sample(players, rng.choice(sizes)), rng.randrange(2**31)) for _ in range(args.matches)]
+        cursor.execute("SELECT to_regclass('ratings_ratingbucket')")
+        if cursor.fetchone()[0] is not None:
+            cursor.execute("TRUNCATE ratings_ratingbucket")
+    Player.objects.filter(name__startswith=PLAYER_PREFIX).delete()
+    for i in range(args.players):
+        Player.objects.create(name=f"{PLAYER_PREFIX}{i}", kind="bot", builtin=args.bots)
+    return {"players": args.players}
 
-    # In process: the same games, one process, no database, no broker.
+
+def drive_engine(args: argparse.Namespace) -> dict[str, Any]:
+    import games.part_du_chef as package
+    from arena import runner
+
+    tables = _tables(_players(), args.matches, args.seats, 0)
     started = time.perf_counter()
     for seated, seed in tables:
-        runner.play("part-du-chef", seated, seed, {})
-    engine_rate = len(tables) / (time.perf_counter() - started)
-    err.print(f"in-process engine: {engine_rate:.1f} games/s")
+        runner.play(GAME, seated, seed, {})
+    rate = len(tables) / (time.perf_counter() - started)
+    engine = "compiled" if getattr(package, "_build", None) is not None else "pure Python"
+    return {"rate": rate, "engine": engine}
 
+
+def drive_round(args: argparse.Namespace) -> dict[str, Any]:
+    from django.db.models import Max, Min
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from arena import actions
+    from arena.models import Match
+
+    err = Console(stderr=True)
+    label = f"{args.label}, round {args.round + 1}"
+    ids = []
     with Progress(
-        TextColumn("queueing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+        TextColumn(f"{label}: queueing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
     ) as progress:
+        tables = _tables(_players(), args.matches, args.seats, args.round)
         task = progress.add_task("queue", total=len(tables))
         for seated, seed in tables:
-            actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in seated], seed=seed)
+            match = actions.create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed)
+            ids.append(match.id)
             progress.advance(task)
-
-    env = dict(os.environ)
     worker = subprocess.Popen(
         [
             sys.executable,
@@ -106,45 +131,167 @@ def main() -> None:
             "--loglevel=WARNING",
             f"--hostname=bench-{os.getpid()}@%h",
         ],
-        cwd=ROOT,
-        env=env,
+        cwd=_TREE,
+        env=dict(os.environ, PYTHONPATH=str(_TREE)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    rows = Match.objects.filter(pk__in=ids)
     try:
         with Progress(
-            TextColumn("rated matches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+            TextColumn(f"{label}: rated matches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
         ) as progress:
-            task = progress.add_task("play", total=len(tables))
+            task = progress.add_task("play", total=len(ids))
             deadline = time.monotonic() + 900
             while True:
-                done = Match.objects.filter(status__in=["finished", "failed"]).count()
+                done = rows.filter(status__in=["finished", "failed"]).count()
                 progress.update(task, completed=done)
-                if done >= len(tables):
+                if done >= len(ids):
                     break
                 if time.monotonic() > deadline or worker.poll() is not None:
-                    raise SystemExit("the worker stopped or took too long")
+                    raise SystemExit(f"{label}: the worker stopped or took too long")
                 time.sleep(0.25)
     finally:
         worker.terminate()
         worker.wait(timeout=60)
+    span = rows.aggregate(first=Min("started_at"), last=Max("finished_at"))
+    return {
+        "matches": len(ids),
+        "seconds": (span["last"] - span["first"]).total_seconds(),
+        "failed": rows.filter(status="failed").count(),
+    }
 
-    from django.db.models import Max, Min
 
-    span = Match.objects.aggregate(first=Min("started_at"), last=Max("finished_at"))
-    seconds = (span["last"] - span["first"]).total_seconds()
-    failed = Match.objects.filter(status="failed").count()
-    end_to_end = len(tables) / seconds
-    replay_ledger("part-du-chef")  # raises if the ratings do not follow from the ledger
+def drive_replay(args: argparse.Namespace) -> dict[str, Any]:
+    from ratings.ledger import replay_ledger
+    from ratings.models import Rating, RatingChange
 
-    print("| bots | matches | seats | worker processes | end-to-end rated matches/s | in-process games/s | ratio |")
-    print("|---|---|---|---|---|---|---|")
+    replayed = replay_ledger(GAME)  # raises if the ratings do not follow from the ledger
+    stored = {row.player_id: (row.rating, row.games) for row in Rating.objects.filter(game=GAME)}
+    if replayed != stored:
+        raise SystemExit(f"{args.label}: the stored ratings differ from the replayed ledger")
+    return {"ledger_rows": RatingChange.objects.filter(game=GAME).count(), "players": len(stored)}
+
+
+DRIVERS = {"reset": drive_reset, "engine": drive_engine, "round": drive_round, "replay": drive_replay}
+
+
+def drive(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--driver", choices=sorted(DRIVERS), required=True)
+    parser.add_argument("--tree", required=True)
+    parser.add_argument("--label", default="tree")
+    parser.add_argument("--matches", type=int, default=0)
+    parser.add_argument("--round", type=int, default=0)
+    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--bots", default="random")
+    parser.add_argument("--seats", default="2-5")
+    args = parser.parse_args(argv)
+    _setup_django()
+    print(json.dumps(DRIVERS[args.driver](args)))
+
+
+# -- the comparison -----------------------------------------------------------------------------------
+
+
+class Tree:
+    def __init__(self, label: str, path: Path, database: str, queue: str) -> None:
+        self.label, self.path, self.database, self.queue = label, path, database, queue
+        self.matches = 0
+        self.seconds = 0.0
+        self.failed = 0
+        self.engine_rate = 0.0
+        self.engine = ""
+
+    def run(self, driver: str, args: argparse.Namespace, **extra: object) -> dict[str, Any]:
+        command = [sys.executable, str(Path(__file__).resolve()), "--driver", driver, "--tree", str(self.path)]
+        command += ["--label", self.label, "--players", str(args.players), "--bots", args.bots]
+        command += ["--seats", args.seats, "--concurrency", str(args.concurrency)]
+        for key, value in extra.items():
+            command += [f"--{key}", str(value)]
+        env = dict(
+            os.environ,
+            DATABASE_URL=self.database,
+            ARENA_QUEUE=self.queue,
+            ARENA_REQUIRE_SERVICES="1",
+            PYTHONPATH=str(self.path),
+            DJANGO_SETTINGS_MODULE="config.settings",
+        )
+        done = subprocess.run(command, cwd=self.path, env=env, stdout=subprocess.PIPE, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"{self.label}: the {driver} step failed (exit {done.returncode})")
+        answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        return answer
+
+    @property
+    def rate(self) -> float:
+        return self.matches / self.seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=600, help="rated matches per tree, over all rounds")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds the matches are split into")
+    parser.add_argument("--players", type=int, default=40, help="bot players sharing the matches")
+    parser.add_argument("--concurrency", type=int, default=2, help="worker processes (prefork pool)")
+    parser.add_argument("--bots", default="random", help="built-in engine playing every seat")
+    parser.add_argument("--seats", default="2-5", help="table sizes, e.g. 2-5 or 3")
+    parser.add_argument("--baseline", default="95e61cf", help="commit to compare with, or 'none'")
+    args = parser.parse_args()
+    if args.rounds < 1 or args.matches < args.rounds:
+        raise SystemExit("--matches must be at least --rounds, and --rounds at least 1")
+
+    # Here, not at the top: a driver runs inside the baseline's tree, which has no bench.trees.
+    from bench.trees import baseline_context, database_url, machine
+
+    per_round = args.matches // args.rounds
+    with baseline_context(args.baseline) as old:
+        trees = [Tree("this tree", ROOT, database_url("_bench_a"), f"arena-bench-a-{os.getpid()}")]
+        if old is not None:
+            trees.append(
+                Tree(f"baseline {args.baseline}", old, database_url("_bench_b"), f"arena-bench-b-{os.getpid()}")
+            )
+        for tree in trees:
+            tree.run("reset", args)
+            found = tree.run("engine", args, matches=per_round)
+            tree.engine_rate, tree.engine = found["rate"], found["engine"]
+            print(f"{tree.label}: in-process engine ({tree.engine}) {tree.engine_rate:.1f} games/s", file=sys.stderr)
+        for round_number in range(args.rounds):
+            for tree in trees:
+                found = tree.run("round", args, matches=per_round, round=round_number)
+                tree.matches += found["matches"]
+                tree.seconds += found["seconds"]
+                tree.failed += found["failed"]
+                rate = found["matches"] / found["seconds"]
+                print(f"{tree.label}, round {round_number + 1}: {rate:.1f} rated matches/s", file=sys.stderr)
+        replays = {tree.label: tree.run("replay", args) for tree in trees}
+
+    print(f"machine: {machine()}; {args.rounds} alternating rounds of {per_round} matches per tree\n")
     print(
-        f"| {args.bots} | {len(tables)} ({failed} failed) | {args.seats} | {args.concurrency} | "
-        f"{end_to_end:.1f} | {engine_rate:.1f} | {engine_rate / end_to_end:.1f}x |"
+        "| tree | engine | bots | matches | seats | worker processes | end-to-end rated matches/s "
+        "| in-process games/s | ratio |"
     )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for tree in trees:
+        print(
+            f"| {tree.label} | {tree.engine} | {args.bots} | {tree.matches} ({tree.failed} failed) | {args.seats} | "
+            f"{args.concurrency} | {tree.rate:.1f} | {tree.engine_rate:.1f} | {tree.engine_rate / tree.rate:.1f}x |"
+        )
+    if len(trees) > 1:
+        new, old_tree = trees
+        print(
+            f"\nthis tree / {old_tree.label}: end to end {new.rate / old_tree.rate:.2f}x, "
+            f"in-process engine {new.engine_rate / old_tree.engine_rate:.2f}x"
+        )
+    for label, replay in replays.items():
+        rows, players = replay["ledger_rows"], replay["players"]
+        print(f"ledger replay, {label}: {rows} ledger rows, the ratings of {players} players follow")
 
 
 if __name__ == "__main__":
-    main()
+    if "--driver" in sys.argv:
+        drive(sys.argv[1:])
+    else:
+        main()

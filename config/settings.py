@@ -153,6 +153,10 @@ CELERY_TIMEZONE = "UTC"
 # A running match whose lease has passed is presumed abandoned by a dead worker and retried.
 ARENA_MATCH_LEASE_SECONDS = env_float("ARENA_MATCH_LEASE_SECONDS", 120.0)
 ARENA_MATCH_MAX_ATTEMPTS = env_int("ARENA_MATCH_MAX_ATTEMPTS", 3)
+# A play task claims, plays and commits up to this many queued built-in bot matches at once.
+ARENA_CLAIM_BATCH = env_int("ARENA_CLAIM_BATCH", 8)
+# ... but starts no other match once this long has passed (its results wait for the whole batch).
+ARENA_CLAIM_BATCH_SECONDS = env_float("ARENA_CLAIM_BATCH_SECONDS", 1.0)
 # A queued match whose message may have been lost is re-sent after this long.
 ARENA_QUEUED_RESEND_SECONDS = env_float("ARENA_QUEUED_RESEND_SECONDS", 60.0)
 ARENA_SWEEP_SECONDS = env_float("ARENA_SWEEP_SECONDS", 10.0)

@@ -16,4 +16,4 @@ def rate_committed_match(sender: Any, *, match: Match, seats: list[MatchSeat], p
     for seat, change in zip(seats, changes, strict=True):
         seat.rating_before = change.before
         seat.rating_after = change.after
-    MatchSeat.objects.bulk_update(seats, ["rating_before", "rating_after"])
+    # The core writes the seats, with these fields, once every receiver ran.

@@ -1,0 +1,158 @@
+"""A play task claims, plays and commits several queued built-in bot matches at once, each rated once."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from arena import actions
+from arena.models import Match, Player
+from arena.tasks import play_match
+from ratings.ledger import replay_ledger
+from ratings.models import Rating, RatingChange
+
+
+def _queue(players, count: int, seed: int = 5) -> list[Match]:
+    rng = random.Random(seed)
+    return [
+        actions.create_match(
+            game="part-du-chef",
+            kind="ranked",
+            player_ids=[p.id for p in rng.sample(players, rng.randint(2, min(5, len(players))))],
+            seed=rng.randrange(2**31),
+        )
+        for _ in range(count)
+    ]
+
+
+def _statuses(matches) -> list[tuple[str, int]]:
+    rows = dict(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("pk", "status"))
+    attempts = dict(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("pk", "attempt"))
+    return [(rows[m.id], attempts[m.id]) for m in matches]
+
+
+def _ratings_follow_from_the_ledger() -> None:
+    stored = {r.player_id: (r.rating, r.games) for r in Rating.objects.filter(game="part-du-chef")}
+    assert replay_ledger("part-du-chef") == stored
+
+
+@pytest.mark.django_db
+def test_a_task_plays_its_match_and_the_next_queued_ones_up_to_the_batch_size(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH = 4
+    matches = _queue(make_bots(6), 6)
+    assert play_match.run(matches[2].id) == "finished"
+    # Its own match, then the oldest other queued ones.
+    assert _statuses(matches) == [("finished", 1)] * 4 + [("queued", 0)] * 2
+    assert RatingChange.objects.count() == sum(m.seats.count() for m in matches[:4])
+    _ratings_follow_from_the_ledger()
+    for player in Player.objects.all():
+        seats = list(player.seats.filter(match__status="finished").order_by("match__finished_at"))
+        for earlier, later in zip(seats, seats[1:], strict=False):
+            assert later.rating_before == earlier.rating_after
+
+
+@pytest.mark.django_db
+def test_a_batch_takes_far_fewer_statements_per_match_than_one_match_at_a_time(make_bots, settings) -> None:
+    players = make_bots(8)
+    single = _queue(players, 8, seed=1)
+    with CaptureQueriesContext(connection) as one_by_one:
+        for match in single:
+            assert actions.run_match(match.id) == "finished"
+    settings.ARENA_CLAIM_BATCH = 8
+    batched = _queue(players, 8, seed=2)
+    with CaptureQueriesContext(connection) as together:
+        assert play_match.run(batched[0].id) == "finished"
+    assert _statuses(batched) == [("finished", 1)] * 8
+    assert len(together) * 2 < len(one_by_one), (len(together), len(one_by_one))
+    _ratings_follow_from_the_ledger()
+
+
+@pytest.mark.django_db
+def test_a_match_with_a_seat_that_is_not_a_built_in_bot_is_left_to_its_own_task(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH = 8
+    players = make_bots(3)
+    first = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
+    other = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
+    # A player with no built-in engine (a submitted bot) may take minutes to play.
+    Player.objects.filter(pk=players[2].pk).update(builtin="")
+    assert play_match.run(first.id) == "finished"
+    assert _statuses([first, other]) == [("finished", 1), ("queued", 0)]
+
+
+@pytest.mark.django_db
+def test_a_match_with_a_seat_that_is_not_a_built_in_bot_takes_no_other_match_with_it(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH = 8
+    players = make_bots(3)
+    slow = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
+    quick = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
+    Player.objects.filter(pk=players[0].pk).update(builtin="")
+    claimed, exhausted = actions.MATCH_LEASE.claim_batch(slow.id, 7, actions.BUILTIN_ONLY)
+    assert (claimed, exhausted) == ([(slow.id, 1)], None)
+    assert _statuses([slow, quick]) == [("running", 1), ("queued", 0)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("setting", ["ARENA_CLAIM_BATCH_SECONDS", "ARENA_MATCH_LEASE_SECONDS"])
+def test_matches_claimed_with_it_are_given_back_unplayed_once_the_batch_time_or_a_quarter_of_the_lease_is_gone(
+    make_bots, settings, django_capture_on_commit_callbacks, setting
+) -> None:
+    settings.ARENA_CLAIM_BATCH = 4
+    setattr(settings, setting, 0.0001)
+    matches = _queue(make_bots(4), 4)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert actions.run_matches(matches[0].id) == "finished"
+    # Queued again with the attempt they had: nobody played the one they were claimed for.
+    assert _statuses(matches) == [("finished", 1)] + [("queued", 0)] * 3
+    assert (
+        list(Match.objects.filter(pk__in=[m.id for m in matches[1:]]).values_list("started_at", flat=True))
+        == [None] * 3
+    )
+    sent = [callback for callback in callbacks if getattr(callback, "__qualname__", "").startswith("send_on_commit")]
+    assert len(sent) == 3  # their play tasks sent again
+    _ratings_follow_from_the_ledger()
+
+
+@pytest.mark.django_db
+def test_a_batch_holding_a_match_rated_already_still_commits_the_others(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH = 3
+    matches = _queue(make_bots(4), 3)
+    seat = matches[1].seats.first()
+    RatingChange.objects.create(
+        match=matches[1], player_id=seat.player_id, game="part-du-chef", before=1500.0, after=1500.0, games_before=0
+    )
+    assert actions.run_matches(matches[0].id) == "finished"
+    statuses = _statuses(matches)
+    assert statuses[0] == ("finished", 1) and statuses[2] == ("finished", 1)
+    assert statuses[1] == ("running", 1)  # its attempt could not commit; the lease brings it back
+    assert RatingChange.objects.filter(match=matches[1]).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_batches_sharing_players_neither_deadlock_nor_rate_a_match_twice(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH = 5
+    matches = _queue(make_bots(5), 40, seed=9)
+    errors: list[BaseException] = []
+
+    def work(ids: list[int]) -> None:
+        try:
+            for match_id in ids:
+                actions.run_matches(match_id)
+        except BaseException as exc:  # reported by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    ids = [m.id for m in matches]
+    threads = [threading.Thread(target=work, args=(ids[start::3],)) for start in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert errors == []
+    assert set(_statuses(matches)) == {("finished", 1)}
+    assert RatingChange.objects.count() == sum(m.seats.count() for m in matches)
+    _ratings_follow_from_the_ledger()
