@@ -162,6 +162,8 @@ ARENA_HOUSE_BOTS_AFTER_SECONDS = env_float("ARENA_HOUSE_BOTS_AFTER_SECONDS", 30.
 ARENA_HOUSE_BOTS = env_list("ARENA_HOUSE_BOTS", ["greedy", "search", "random"])
 # The bots' arena: a bot waiting this long without a full table gets house bots (the built-in ladder).
 ARENA_BOT_HOUSE_AFTER_SECONDS = env_float("ARENA_BOT_HOUSE_AFTER_SECONDS", 10.0)
+# A bot with fewer rated games (or a new version still provisional) plays house bots only: its placement.
+ARENA_BOT_PLACEMENT_GAMES = env_int("ARENA_BOT_PLACEMENT_GAMES", 10)
 ARENA_BOT_HOUSE_BOTS = env_list("ARENA_BOT_HOUSE_BOTS", ["random", "greedy", "search-fast", "search"])
 ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from arena import actions, matchmaking
 from arena.models import Match, Player
 from games.part_du_chef.bots import BOT_NAMES, get_bot
+from ratings.models import Rating
 
 GAME = "part-du-chef"
 LADDER = ("random", "greedy", "search-fast", "search")
@@ -39,9 +40,10 @@ def test_search_fast_is_a_built_in_engine_with_a_player_of_its_own(db: None) -> 
 
 
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
-def test_a_lone_bot_gets_house_bots_once_it_has_waited_the_setting(owner, settings, size) -> None:
+def test_a_lone_placed_bot_gets_house_bots_once_it_has_waited_the_setting(owner, settings, size) -> None:
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10
     (mine,) = owned_bots(owner, 1)
+    Rating.objects.create(player=mine, game=GAME, kind="bot", rating=1500.0, games=40)  # placed long ago
     actions.enter_arena(player_id=mine.id, game=GAME, table_size=size, entered_by=owner)
     now = timezone.now()
     assert matchmaking.tick(now + timedelta(seconds=9)) == []
@@ -58,6 +60,7 @@ def test_a_lone_bot_gets_house_bots_once_it_has_waited_the_setting(owner, settin
 
 def test_three_bots_of_one_owner_each_get_a_table_of_their_own_with_house_bots(owner, settings) -> None:
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10
+    settings.ARENA_BOT_PLACEMENT_GAMES = 0
     mine = owned_bots(owner, 3)
     for bot in mine:
         actions.enter_arena(player_id=bot.id, game=GAME, table_size=4, entered_by=owner)
@@ -96,3 +99,36 @@ def test_no_ladder_configured_means_the_bot_waits_for_bots(owner, settings) -> N
     (mine,) = owned_bots(owner, 1)
     actions.enter_arena(player_id=mine.id, game=GAME, table_size=2, entered_by=owner)
     assert matchmaking.tick(timezone.now() + timedelta(seconds=60)) == []
+
+
+def test_a_bot_still_placing_plays_house_bots_alone_at_once_even_with_bots_waiting(owner, settings) -> None:
+    settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 3600
+    settings.ARENA_BOT_PLACEMENT_GAMES = 10
+    other = User.objects.create_user("regular")
+    (newcomer,) = owned_bots(owner, 1)
+    regulars = owned_bots(other, 1) + [
+        Player.objects.create(name="third-regular", kind="bot", builtin="random", owner=User.objects.create_user("x"))
+    ]
+    for player in regulars:
+        Rating.objects.create(player=player, game=GAME, kind="bot", rating=1500.0, games=40)
+    for player in [newcomer, *regulars]:
+        actions.enter_arena(player_id=player.id, game=GAME, table_size=2, entered_by=player.owner)
+    created = matchmaking.tick()
+    tables = {frozenset(p.id for p in seated(match_id)) for match_id in created}
+    assert frozenset(p.id for p in regulars) in tables
+    (placement,) = [t for t in tables if newcomer.id in t]
+    (house,) = Player.objects.filter(pk__in=placement - {newcomer.id})
+    assert house.owner is None and house.builtin in LADDER
+
+
+def test_a_new_version_still_provisional_is_placed_again(owner, settings) -> None:
+    settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 3600
+    (mine,) = owned_bots(owner, 1)
+    rival = Player.objects.create(name="rival", kind="bot", builtin="random", owner=User.objects.create_user("r"))
+    Rating.objects.create(player=mine, game=GAME, kind="bot", rating=1700.0, games=50, provisional_left=10)
+    Rating.objects.create(player=rival, game=GAME, kind="bot", rating=1700.0, games=50)
+    for player in (mine, rival):
+        actions.enter_arena(player_id=player.id, game=GAME, table_size=2, entered_by=player.owner)
+    (match_id,) = matchmaking.tick()
+    assert {p.id for p in seated(match_id)} != {mine.id, rival.id}
+    assert seated(match_id)[0] == mine

@@ -36,6 +36,7 @@ def test_two_bots_of_one_owner_are_never_seated_together_even_alone_in_the_arena
 
 def test_over_twenty_arena_games_no_rated_table_holds_two_bots_of_one_owner(accounts, settings) -> None:
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 0
+    settings.ARENA_BOT_PLACEMENT_GAMES = 0  # tables of these bots together, with house bots where one waits
     settings.ARENA_WINDOW_BASE = 5000.0
     bots = [bot(owner, f"{owner.username}-{i}") for owner in accounts for i in range(2)]
     for player in bots:

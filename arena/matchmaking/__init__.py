@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena import actions
-from arena.matchmaking.house import fill_with_house_bots, house_players, ratings_of
+from arena.matchmaking.house import fill_with_house_bots, house_players, is_placing, ratings_of
 from arena.matchmaking.meetings import count_meetings
 from arena.models import ArenaEntry, Match, Player
 from arena.pairing import Waiting, pick_tables, rotate_seats
@@ -43,11 +43,13 @@ def tick(now: datetime | None = None) -> list[int]:
                 .filter(active=True, game=game, table_size=size)
                 .select_related("current_match", "player")
             )
-            ratings = dict(
-                Rating.objects.filter(game=game, player_id__in=[entry.player_id for entry in entries]).values_list(
-                    "player_id", "rating"
-                )
-            )
+            stats = {
+                player_id: (rating, games, provisional_left)
+                for player_id, rating, games, provisional_left in Rating.objects.filter(
+                    game=game, player_id__in=[entry.player_id for entry in entries]
+                ).values_list("player_id", "rating", "games", "provisional_left")
+            }
+            ratings = {player_id: values[0] for player_id, values in stats.items()}
             pool = []
             for entry in entries:
                 current = entry.current_match
@@ -71,11 +73,17 @@ def tick(now: datetime | None = None) -> list[int]:
             ratings.update(ratings_of(game, [bot.id for bot in house]))
             waiting_ids = [waiting.entry.player_id for waiting in pool]
             meetings = count_meetings(waiting_ids, waiting_ids + [bot.id for bot in house])
-            tables = pick_tables(pool, size, now, meetings)
+            # Bots still placing play the ladder alone (arena.matchmaking.house), if there is one.
+            placing: set[int] = set()
+            for waiting in pool if house else []:
+                _, games, provisional_left = stats.get(waiting.entry.player_id, (INITIAL_RATING, 0, 0))
+                if is_placing(waiting, games, provisional_left):
+                    placing.add(waiting.entry.id)
+            tables = pick_tables([waiting for waiting in pool if waiting.entry.id not in placing], size, now, meetings)
             seated = {member.entry.id for members in tables for member in members}
             left = [waiting for waiting in pool if waiting.entry.id not in seated]
             for members, bots in [(members, []) for members in tables] + fill_with_house_bots(
-                left, size, now, house, ratings, meetings
+                left, size, now, house, ratings, meetings, placing
             ):
                 created.append(seat_bots(game, members, bots, now))
     return created

@@ -10,6 +10,10 @@ House bots have no arena entry and are shared: one house bot may sit at several 
 That breaks no rule: its decisions are played per seat in each match, and each result rates it in
 commit order (the ratings lock its rating row), like any other player. A bot that is itself a
 house bot (a built-in engine without an owner) waits for real opponents.
+
+Placement: a bot still placing (fewer than ARENA_BOT_PLACEMENT_GAMES rated games, or a new version
+still provisional) is seated with house bots alone, at once, without waiting: the least met rung
+first, so its first games go round the whole ladder and its rating lands near its level.
 """
 
 from __future__ import annotations
@@ -78,6 +82,13 @@ def choose(
     return free[:count]
 
 
+def is_placing(waiting: Waiting, games: int, provisional_left: int) -> bool:
+    """Whether this bot is still being placed on the ladder (a house bot never is)."""
+    if is_house_bot(waiting.entry.player) or waiting.entry.player.kind != Player.Kind.BOT:
+        return False
+    return games < int(settings.ARENA_BOT_PLACEMENT_GAMES) or provisional_left > 0
+
+
 def fill_with_house_bots(
     left: Sequence[Waiting],
     size: int,
@@ -85,21 +96,28 @@ def fill_with_house_bots(
     bots: Sequence[Player],
     ratings: dict[int, float],
     meetings: Meetings,
+    placing: Collection[int] = (),
 ) -> list[tuple[list[Waiting], list[Player]]]:
-    """Tables for the bots still waiting after the full tables were formed: (waiting members, house bots)."""
+    """Tables for the bots still waiting after the full tables were formed: (waiting members, house bots).
+
+    `placing`: entry ids of bots being placed; they sit with house bots alone, without waiting.
+    """
     patience = timedelta(seconds=float(settings.ARENA_BOT_HOUSE_AFTER_SECONDS))
     ordered = sorted(left, key=lambda waiting: (waiting.since, waiting.entry.id))
     taken: set[int] = set()
     tables = []
     for anchor in ordered:
-        if anchor.entry.id in taken or now - anchor.since < patience or is_house_bot(anchor.entry.player):
+        if anchor.entry.id in taken or is_house_bot(anchor.entry.player):
+            continue
+        placement = anchor.entry.id in placing
+        if not placement and now - anchor.since < patience:
             continue
         members = [anchor]
         window = anchor.window(now)
         for other in ordered:
-            if len(members) == size - 1:
+            if placement or len(members) == size - 1:
                 break  # one seat at least for the ladder: that is what the anchor waited for
-            if other.entry.id in taken or other is anchor:
+            if other.entry.id in taken or other is anchor or other.entry.id in placing:
                 continue
             if shares_an_owner([*(owner_of(member) for member in members), owner_of(other)]):
                 continue
