@@ -6,15 +6,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from arena.matchmaking.views import ArenaEntryWaitViewSet
 from arena.submissions.views import BotViewSet
 from arena.tournaments.views import TournamentViewSet
-from arena.views import ArenaEntryViewSet, GamesView, MatchViewSet, PlayerViewSet
+from arena.views import GamesView, MatchViewSet, PlayerViewSet
 from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
-router.register("arena/entries", ArenaEntryViewSet, basename="arena-entry")
+router.register("arena/entries", ArenaEntryWaitViewSet, basename="arena-entry")
 router.register("bots", BotViewSet, basename="bot")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 
