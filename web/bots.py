@@ -12,6 +12,7 @@ from django.utils import timezone
 from arena.matchmaking.status import explain
 from arena.models import ArenaEntry
 from arena.secrecy import held_back_reasons
+from arena.submissions.headtohead import head_to_head
 from arena.submissions.models import BotSeat, SubmittedBot
 from ratings.models import Rating
 
@@ -86,6 +87,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
                 "recent": seats[:SHOWN_SEATS],
                 # Why each arena entry waits and about how long (arena.matchmaking.status).
                 "arena": arena[bot.player_id],
+                "head_to_head": head_to_head(bot.player_id),
                 "stats": {
                     "seats": total["seats"],
                     "forfeits": total["forfeits"],

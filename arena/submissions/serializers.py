@@ -176,3 +176,14 @@ class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer):
 
     def to_representation(self, instance: BotSeat) -> dict[str, Any]:
         return self.hide_secrets(instance, super().to_representation(instance))
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    opponent = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="games this bot placed first")
+    mean_placing = serializers.FloatField(help_text="this bot's mean placing in those games (1 is best)")
+    above = serializers.IntegerField(help_text="games this bot placed above the opponent")
+    opponent_mean_placing = serializers.FloatField()

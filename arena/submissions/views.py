@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from arena.errors import BadRequest
 from arena.submissions import actions
+from arena.submissions.headtohead import head_to_head
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.serializers import (
     BotCreateSerializer,
@@ -24,6 +25,7 @@ from arena.submissions.serializers import (
     BotSerializer,
     BotVersionDetailSerializer,
     BotVersionSerializer,
+    HeadToHeadSerializer,
     SourceSerializer,
 )
 
@@ -135,3 +137,10 @@ class BotViewSet(
         rows = BotSeat.objects.filter(player_id=bot.pk).select_related("match", "version").order_by("-match_id")
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(BotSeatSerializer(page, many=True).data)
+
+    @extend_schema(responses=HeadToHeadSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="head-to-head")
+    def head_to_head(self, request: Request, id: str | None = None) -> Response:
+        """Per opponent in rated games: games, wins, mean placing (a forfeit counts last); owner only."""
+        bot = self.get_object()
+        return Response(HeadToHeadSerializer(head_to_head(bot.pk), many=True).data)
