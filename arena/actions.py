@@ -5,7 +5,7 @@ bumped) -> finished, or back to queued after an error, or failed after the last 
 holder of the current attempt can commit a result. Tables with people are created running
 (attempt 1, no lease) and committed through the same `commit_result`.
 
-The result commit writes the seats with their placing (`arena.placing`) and sends `match_committed`
+The result commit writes the seats with their placing (`games.part_du_chef.placing`) and sends `match_committed`
 inside its transaction: the ratings and the tournaments react there, so results and ratings commit
 together or not at all. This module imports none of the features built on it.
 """
@@ -13,7 +13,6 @@ together or not at all. This module imports none of the features built on it.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,14 +27,14 @@ from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.leases import Lease
 from arena.models import ArenaEntry, Match, MatchSeat, Player
-from arena.placing import RECORD_FIELD, placings, record_verdict
 from arena.seats import Where, check, is_person
+from arena.seeds import MAX_SEED, draw_seed
 from arena.signals import match_committed
+from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
 from games.registry import GameSpec, all_games, get_game
 
 log = logging.getLogger(__name__)
 
-MAX_SEED = 2**31 - 1
 PLAY_TASK = "arena.play_match"
 
 MATCH_LEASE = Lease(
@@ -114,7 +113,7 @@ def check_seating(
     except (ValueError, TypeError) as exc:
         raise RequestError(f"bad options: {exc}") from None
     if seed is None:
-        seed = secrets.randbelow(MAX_SEED)
+        seed = draw_seed()
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise RequestError(f"seed must be an integer between 0 and {MAX_SEED}")
     return Seating(spec=spec, players=list(players), options=normalised, seed=seed)

@@ -22,7 +22,7 @@ def _send(name: str, args: Sequence[JsonArg], *, eta: datetime | None = None, qu
     if app.conf.task_always_eager:
         # In-process fallback (no Redis): the registry is filled by autodiscovery on first use.
         app.loader.import_default_modules()
-        app.tasks[name].apply(args=list(args))
+        app.tasks[name].apply(args=tuple(args))
         return
     app.send_task(name, args=list(args), queue=queue or settings.CELERY_TASK_DEFAULT_QUEUE, eta=eta)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 
 class Player(models.Model):
@@ -30,6 +31,10 @@ class Player(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["kind", "id"], name="player_kind_id")]
+        constraints = [
+            # "Greedy" and "greedy" are one name to a reader: unique whatever the case.
+            models.UniqueConstraint(Lower("name"), name="player_name_unique_any_case"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"

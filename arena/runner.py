@@ -74,13 +74,15 @@ def play(
         for seat, player in enumerate(players)
     ]
     state = spec.new_state(len(players), seed, options)
-    if any(isinstance(bot, BotSession) for bot in bots):
+    engines: list[SeatBot] = [bot for bot in bots if not isinstance(bot, BotSession)]
+    if len(engines) < len(bots):
         return _play_with_sessions(state, players, bots, seed, options)
     while not state.is_over:
         seat = state.to_act
+        assert seat is not None  # a game that is not over has a seat to act
         if move_delay > 0:
             time.sleep(move_delay)
-        action = bots[seat].act(state.observation(seat))
+        action = engines[seat].act(state.observation(seat))
         state.apply(action)
     record = state.to_record([player.name for player in players])
     scores = state.scores()

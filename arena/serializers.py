@@ -9,9 +9,11 @@ from rest_framework import serializers
 
 from arena.models import ArenaEntry, Match, MatchSeat, Player
 from arena.secrecy import held_back_reasons
+from arena.seeds import MAX_SEED
 
 
-class GameSerializer(serializers.Serializer):
+# Any: it is given the list of games (many=True), which the stubs do not foresee for a plain serializer.
+class GameSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
@@ -21,21 +23,21 @@ class GameSerializer(serializers.Serializer):
     record_format = serializers.CharField()
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name", "kind", "builtin", "created_at"]
         read_only_fields = fields
 
 
-class PlayerBriefSerializer(serializers.ModelSerializer):
+class PlayerBriefSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name", "kind"]
         read_only_fields = fields
 
 
-class SeatResultSerializer(serializers.ModelSerializer):
+class SeatResultSerializer(serializers.ModelSerializer[MatchSeat]):
     player = serializers.IntegerField(source="player_id", read_only=True)
 
     class Meta:
@@ -44,7 +46,7 @@ class SeatResultSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SecretsListSerializer(serializers.ListSerializer):
+class SecretsListSerializer(serializers.ListSerializer[Any]):
     """Asks the secrecy rule once for the whole page, not once per match."""
 
     def to_representation(self, data: Any) -> list[Any]:
@@ -87,7 +89,7 @@ class HeldBackMixin:
         return data
 
 
-class MatchSerializer(HeldBackMixin, serializers.ModelSerializer):
+class MatchSerializer(HeldBackMixin, serializers.ModelSerializer[Match]):
     results = SeatResultSerializer(source="seats", many=True, read_only=True)
     seed = serializers.IntegerField(
         read_only=True, allow_null=True, help_text="null until the match is over (and every table of its deal)"
@@ -122,15 +124,15 @@ class MatchSerializer(HeldBackMixin, serializers.ModelSerializer):
         return self.hide_secrets(instance, super().to_representation(instance))
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField(max_length=32)
     kind = serializers.ChoiceField(choices=[Match.Kind.FRIENDLY, Match.Kind.RANKED])
     players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=16)
     options = serializers.DictField(required=False, default=dict)
-    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED)
 
 
-class ArenaEntrySerializer(serializers.ModelSerializer):
+class ArenaEntrySerializer(serializers.ModelSerializer[ArenaEntry]):
     player = serializers.IntegerField(source="player_id")
     current_match = serializers.IntegerField(source="current_match_id", read_only=True)
 

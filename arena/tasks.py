@@ -10,7 +10,7 @@ from arena import actions
 _LEASE = float(settings.ARENA_MATCH_LEASE_SECONDS)
 
 
-@shared_task(
+@shared_task(  # type: ignore[call-overload, untyped-decorator]  # Celery takes float seconds; its stubs say int
     name="arena.play_match",
     acks_late=True,
     reject_on_worker_lost=True,

@@ -47,8 +47,9 @@ class PlayerFilter(filters.FilterSet):
         fields = ["kind"]
 
 
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
     queryset = Player.objects.order_by("id")
+    lookup_value_regex = "[0-9]+"
     serializer_class = PlayerSerializer
     permission_classes = [permissions.AllowAny]
     filterset_class = PlayerFilter
@@ -81,9 +82,10 @@ class MatchViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Match],
 ):
     serializer_class = MatchSerializer
+    lookup_value_regex = "[0-9]+"
     permission_classes = [IsSignedInToCreate]
     filterset_class = MatchFilter
     pagination_class = MatchCursor
@@ -140,17 +142,18 @@ class ArenaEntryViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[ArenaEntry],
 ):
     """One's own arena entries; other users' entries answer 404."""
 
     serializer_class = ArenaEntrySerializer
+    lookup_value_regex = "[0-9]+"
     throttle_scope = "arena-entry"
 
     def get_queryset(self) -> QuerySet[ArenaEntry]:
         if getattr(self, "swagger_fake_view", False):
             return ArenaEntry.objects.none()
-        return ArenaEntry.objects.filter(entered_by=self.request.user, active=True).order_by("id")
+        return ArenaEntry.objects.filter(entered_by_id=self.request.user.pk, active=True).order_by("id")
 
     def get_throttles(self) -> list[Any]:
         return super().get_throttles() if self.action == "create" else []

@@ -48,7 +48,10 @@ def load_kit() -> Any:
 
 
 def kit_decide(kit: Any, observation: dict[str, Any]) -> dict[str, Any]:
-    return kit.choose_cut(observation) if observation["phase"] == "cut" else kit.choose_take(observation)
+    decision: dict[str, Any] = (
+        kit.choose_cut(observation) if observation["phase"] == "cut" else kit.choose_take(observation)
+    )
+    return decision
 
 
 def observations(count: int) -> list[dict[str, Any]]:
@@ -60,6 +63,7 @@ def observations(count: int) -> list[dict[str, Any]]:
         bots = [get_bot("greedy", seed=seat) for seat in range(4)]
         while not state.is_over and len(found) < count:
             seat = state.to_act
+            assert seat is not None  # a game that is not over has a seat to act
             observation = state.observation(seat)
             found.append(observation.to_json())
             state.apply(bots[seat].act(observation))

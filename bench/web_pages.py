@@ -17,6 +17,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,13 +65,18 @@ def main() -> None:
         game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[person, Player.objects.get(name="greedy")], seed=3
     )
     client = Client()
+    assert person.owner is not None  # the person made just above has an account
     client.force_login(person.owner)
     anonymous = Client()
 
     def random_player() -> str:
         return f"/players/{rng.randint(low, high)}/"
 
-    pages = [
+    def rebuilt_replay() -> str:
+        cache.clear()
+        return f"/matches/{finished.id}/"
+
+    pages: list[tuple[str, Client, Callable[[], str]]] = [
         # The baseline of the ratios: the home page, which reads nothing but the session.
         (BASELINE, anonymous, lambda: "/"),
         ("leaderboard, page 1", anonymous, lambda: "/leaderboard/part-du-chef/"),
@@ -85,7 +91,7 @@ def main() -> None:
         ("profile of a random player (rank uncached)", anonymous, random_player),
         ("profile of a player with history", anonymous, lambda: f"/players/{bots[0].id}/"),
         ("match replay (frames cached)", anonymous, lambda: f"/matches/{finished.id}/"),
-        ("match replay (frames rebuilt)", anonymous, lambda: (cache.clear(), f"/matches/{finished.id}/")[1]),
+        ("match replay (frames rebuilt)", anonymous, rebuilt_replay),
         ("play page of the seated person", client, lambda: f"/play/{running.id}/"),
         ("table panel with a whole game's log", anonymous, lambda: f"/play/{finished.id}/panel/"),
         ("state endpoint (JSON)", client, lambda: f"/api/matches/{running.id}/state/"),

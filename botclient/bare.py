@@ -12,10 +12,10 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from .protocol import CRASH, BotFailure, MoveResult
-from .stdio import StdioBot
+from .stdio import StdioBot, StdioLimits
 
 
 class BareProcess:
@@ -78,7 +78,7 @@ def bare_command(files: Path) -> tuple[list[str], Path]:
 
 
 class BareBot(StdioBot):
-    def __init__(self, files: str | Path, **kwargs: Any) -> None:
+    def __init__(self, files: str | Path, **kwargs: Unpack[StdioLimits]) -> None:
         super().__init__(**kwargs)
         self.files = Path(files)
         self.argv, self.cwd = bare_command(self.files)

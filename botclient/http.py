@@ -21,11 +21,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 from urllib.parse import urlsplit
 
 from .protocol import CRASH, INVALID, MAX_MESSAGE_BYTES, OK, TIMEOUT, BotFailure, MoveResult, encode
-from .session import BotSession, Exchange
+from .session import BotSession, Exchange, SessionLimits
 
 Resolver = Callable[[str, int], list[str]]
 USER_AGENT = "part-du-chef-arena/1 (bot protocol v1)"
@@ -114,7 +114,7 @@ def system_resolver(host: str, port: int) -> list[str]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise Unresolvable(f"cannot resolve {host!r}: {exc.strerror}") from exc
-    return list(dict.fromkeys(info[4][0] for info in infos))
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 def resolve_checked(endpoint: Endpoint, *, allow_private: bool, resolver: Resolver = system_resolver) -> str:
@@ -187,7 +187,7 @@ class HttpBot(BotSession):
         resolver: Resolver = system_resolver,
         ssl_context: ssl.SSLContext | None = None,
         max_response_bytes: int = MAX_MESSAGE_BYTES,
-        **kwargs: Any,
+        **kwargs: Unpack[SessionLimits],
     ) -> None:
         super().__init__(**kwargs)
         self.endpoint = parse_endpoint(url)  # raises UnsafeEndpoint at once for a bad URL

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games.part_du_chef import State
-from games.part_du_chef.seating import BotError, looks_like_program
+from games.part_du_chef.seating import BotError, Outcome, looks_like_program
 from sandbox import BundleRejected, Sandbox, SandboxConfig, SandboxUnavailable
 from sandbox.bundle import BundleLimits, check_python_upload, inspect_zip, prepare_upload
 
@@ -29,7 +29,7 @@ from . import limits
 from .bare import BareBot
 from .http import HttpBot, UnsafeEndpoint, parse_endpoint
 from .match import play_with_sessions
-from .session import BotSession
+from .session import BotSession, SessionLimits
 from .stdio import SandboxedBot
 
 # Slot uids and lock files of the local command, apart from an arena worker's on the same machine
@@ -57,7 +57,7 @@ class LocalBots:
     ) -> None:
         self.sandbox_config = sandbox_config
         self.out = out
-        self.limits = {"move_ms": move_ms, "bank_ms": bank_ms, "start_ms": start_ms}
+        self.limits: SessionLimits = {"move_ms": move_ms, "bank_ms": bank_ms, "start_ms": start_ms}
         self.bare = False
         self.verbose = False
         self._sandbox: Sandbox | None = None
@@ -97,7 +97,7 @@ class LocalBots:
         files = self._prepare(path.resolve(), spec)
         return lambda seed: self._program(files, spec)
 
-    def play(self, state: State, seats: Sequence[Any]) -> list[str | None]:
+    def play(self, state: State, seats: Sequence[Any]) -> Outcome:
         options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
         try:
             played = play_with_sessions(state, seats, options, replacement_seed=state.seed)
@@ -109,7 +109,7 @@ class LocalBots:
                     label = labels[move.seat]
                     said = f"; it answered {move.answer}" if move.answer is not None else ""
                     self._say(f"[{label}, seat {move.seat}] turn {move.turn}: {move.status}: {move.error}{said}")
-        return list(played.forfeit_reasons)
+        return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
 
     def close(self) -> None:
         if self._tmp is not None:

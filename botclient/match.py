@@ -93,8 +93,9 @@ def play_with_sessions(
                     play.moves.append(MoveLog(seat, state.turn, r.status, r.latency_ms, r.error, r.stderr_tail))
                     forfeit(seat, r.status, r.error)
         while not state.is_over:
-            seat = state.to_act
-            assert seat is not None
+            to_act = state.to_act
+            assert to_act is not None
+            seat = to_act
             observation = state.observation(seat)
             bot = acting[seat]
             if not isinstance(bot, BotSession):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any, Self, TypedDict
 
 from . import limits
 from .protocol import (
@@ -48,6 +48,15 @@ class Exchange:
         self.answer = answer
 
 
+class SessionLimits(TypedDict, total=False):
+    """The keyword arguments of every session's limits (BotSession.__init__)."""
+
+    move_ms: int
+    bank_ms: int
+    start_ms: int
+    game: str
+
+
 class BotSession(ABC):
     def __init__(
         self,
@@ -64,6 +73,8 @@ class BotSession(ABC):
         self.started = False
         # Called with what the bot wrote to stderr during each request (the local command's --verbose).
         self.on_stderr: Callable[[str], None] | None = None
+        # The arena's bot version playing through this session (arena.submissions), kept in the match log.
+        self.version_id: int | None = None
 
     # -- transport, supplied by subclasses -----------------------------------------
 

@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from sandbox import Sandbox, SandboxedProcess
 from sandbox.runner import refuse_links
@@ -32,7 +32,7 @@ from .protocol import (
     MoveResult,
     encode,
 )
-from .session import BotSession, Exchange
+from .session import BotSession, Exchange, SessionLimits
 
 STDOUT_SESSION_CAP = 4 * 1024 * 1024  # total stdout per match: answers are small
 STDERR_MOVE_CAP = 2048  # per move, in the match log
@@ -60,10 +60,16 @@ class _Tail:
         return prefix + self.data.decode("utf-8", errors="replace")
 
 
+class StdioLimits(SessionLimits, total=False):
+    """A process bot's limits: the session's and its whole match's wall clock."""
+
+    wall_s: float
+
+
 class StdioBot(BotSession):
     """A bot speaking protocol v1 on a process started by ``_spawn``."""
 
-    def __init__(self, *, wall_s: float = limits.WALL_S, **kwargs: Any) -> None:
+    def __init__(self, *, wall_s: float = limits.WALL_S, **kwargs: Unpack[SessionLimits]) -> None:
         super().__init__(**kwargs)
         self.wall_s = wall_s
         self._wall_timer: threading.Timer | None = None
@@ -306,7 +312,7 @@ class SandboxedBot(StdioBot):
     files holding a symlink or special file raise ``BundleRejected``.
     """
 
-    def __init__(self, files: str | Path, *, sandbox: Sandbox | None = None, **kwargs: Any) -> None:
+    def __init__(self, files: str | Path, *, sandbox: Sandbox | None = None, **kwargs: Unpack[StdioLimits]) -> None:
         super().__init__(**kwargs)
         self.files = Path(files)
         if not self.files.exists():

@@ -5,12 +5,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from arena.errors import ArenaError
+from config.limits import too_big_message
 from games.part_du_chef import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -30,7 +34,19 @@ def domain_error_response(exc: Exception) -> Response | None:
     return None
 
 
+def http_level_answer(exc: Exception) -> Response | None:
+    """Client mistakes found while reading the request, before any view logic."""
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"detail": too_big_message()}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, RecursionError):
+        return Response({"detail": "the request is nested too deeply to be read"}, status=status.HTTP_400_BAD_REQUEST)
+    return None
+
+
 def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    http = http_level_answer(exc)
+    if http is not None:
+        return http
     domain = domain_error_response(exc)
     if domain is not None:
         set_rollback()  # as DRF does for its own errors: nothing of a refused request is kept
@@ -43,3 +59,10 @@ def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response 
             status=status.HTTP_500_INTERNAL_SERVER_ERROR,
         )
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Unknown paths (a non-numeric id included) answer JSON 404 under /api/, the HTML page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": f"no such resource: {request.path}"}, status=404)
+    return page_not_found(request, exception or Exception("not found"))

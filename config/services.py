@@ -1,14 +1,19 @@
-"""Probing PostgreSQL and Redis at start-up, so the service can say what it runs on.
+"""Probing PostgreSQL and Redis before start-up (`manage.py prepare_services`), never on import of the settings.
 
 The database named by DATABASE_URL is created when the server is reachable but the database is
-missing. When a server cannot be reached the settings fall back to embedded defaults and say so.
+missing. When a server cannot be reached, prepare_services chooses the embedded fallback and says so.
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from typing import TypedDict
 from urllib.parse import unquote, urlsplit
+
+import psycopg
+import redis
+from psycopg import sql
 
 
 @dataclass(frozen=True)
@@ -34,14 +39,17 @@ def parse_postgres_url(url: str) -> PostgresTarget:
     )
 
 
+class _ConnectParams(TypedDict):
+    host: str
+    port: int
+    user: str
+    password: str | None
+    connect_timeout: int
+
+
 def ensure_postgres_database(target: PostgresTarget, timeout: int = 3) -> str | None:
     """Create the database if missing. Returns None when usable, else why it is not."""
-    try:
-        import psycopg
-        from psycopg import sql
-    except ImportError as exc:  # pragma: no cover - psycopg is a pinned requirement
-        return f"psycopg is not installed ({exc})"
-    params = {
+    params: _ConnectParams = {
         "host": target.host,
         "port": target.port,
         "user": target.user,
@@ -68,10 +76,6 @@ def ensure_postgres_database(target: PostgresTarget, timeout: int = 3) -> str | 
 
 def redis_reachable(url: str, timeout: float = 2.0) -> str | None:
     """None when Redis answers PING, else why it does not."""
-    try:
-        import redis
-    except ImportError as exc:  # pragma: no cover
-        return f"redis is not installed ({exc})"
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
         client.ping()

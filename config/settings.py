@@ -3,86 +3,118 @@
 from __future__ import annotations
 
 import re
+import secrets
 import sys
 from pathlib import Path
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
 from botclient import limits as bot_limits
 from config.env import env_bool, env_float, env_int, env_list, env_str
-from config.services import ensure_postgres_database, parse_postgres_url, redis_reachable
+from config.services import parse_postgres_url
 
+# Importing the settings does no I/O: `manage.py prepare_services` (run first by scripts/run.sh and
+# scripts/test.sh) creates the database, probes Redis and tells the settings of any fallback through
+# ARENA_DATABASE_FALLBACK / ARENA_REDIS_FALLBACK.
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-SECRET_KEY = env_str("SECRET_KEY", "dev-only-secret-key-change-me-in-production-0123456789")
-DEBUG = env_bool("DEBUG", False)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# Lets the admin and form classes take their model as a type argument (ModelAdmin[Match]) at run time.
+django_stubs_ext.monkeypatch()
+
+# "development" (the default, `make run`) or "production" (docs/deploy.md).
+PROFILE = env_str("ARENA_PROFILE", "development")
+if PROFILE not in {"development", "production"}:
+    raise ImproperlyConfigured(f"ARENA_PROFILE must be development or production, got {PROFILE!r}")
+PRODUCTION = PROFILE == "production"
+
+# Commands that sign nothing lasting run with a throwaway key; anything serving needs a real one.
+_KEYLESS_COMMANDS = {"makemigrations", "spectacular", "prepare_services", "showmigrations", "help", "check"}
+
+
+def _keyless_tooling() -> bool:
+    if "pytest" in sys.modules:
+        return True
+    # The type checker's Django plugin loads the settings to learn the models; it signs nothing.
+    if "mypy_django_plugin" in sys.modules:
+        return True
+    return Path(sys.argv[0]).name == "manage.py" and len(sys.argv) > 1 and sys.argv[1] in _KEYLESS_COMMANDS
+
+
+SECRET_KEY = env_str("SECRET_KEY", "")
+if not SECRET_KEY:
+    if PRODUCTION or not _keyless_tooling():
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: export SECRET_KEY (50+ random characters); "
+            "`make run` makes one on its first run and keeps it in var/secret_key"
+        )
+    SECRET_KEY = secrets.token_urlsafe(50)  # random per process: nothing signed with it outlives the process
+DEBUG = env_bool("DEBUG", False) and not PRODUCTION
+_DEV_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else _DEV_HOSTS)
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ARENA_PROFILE=production needs ALLOWED_HOSTS (comma-separated host names)")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+if PRODUCTION:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("ARENA_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("ARENA_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("ARENA_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("ARENA_HSTS_PRELOAD", True)
+# Behind a TLS-terminating reverse proxy that sets X-Forwarded-Proto (docs/deploy.md).
+if env_bool("ARENA_BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Refuse the embedded fallbacks (used by the test suite, which must run on the real services).
 REQUIRE_SERVICES = env_bool("ARENA_REQUIRE_SERVICES", False)
-
-
-def _fallback(what: str, reason: str) -> None:
-    if REQUIRE_SERVICES:
-        raise ImproperlyConfigured(f"{what} is required but unreachable: {reason}")
-    print(f"warning: {what} unreachable ({reason}); {FALLBACKS[what]}", file=sys.stderr)
-
-
-FALLBACKS = {
-    "PostgreSQL": "falling back to embedded SQLite at var/arena.sqlite3",
-    "Redis": "falling back to running tasks in-process and a local-memory cache",
-}
+DATABASE_FALLBACK = env_bool("ARENA_DATABASE_FALLBACK", False)
+REDIS_FALLBACK = env_bool("ARENA_REDIS_FALLBACK", False)
+for _what, _fell_back in (("PostgreSQL", DATABASE_FALLBACK), ("Redis", REDIS_FALLBACK)):
+    if _fell_back and (REQUIRE_SERVICES or PRODUCTION):
+        raise ImproperlyConfigured(f"{_what} is required but unreachable (its fallback was chosen)")
 
 # --- Database ---------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
-DATABASE_FALLBACK = False
+DATABASES: dict[str, dict[str, object]]
 if DATABASE_URL.startswith("sqlite:///"):
-    _sqlite_path = DATABASE_URL.removeprefix("sqlite:///")
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": _sqlite_path,
+            "NAME": DATABASE_URL.removeprefix("sqlite:///"),
             "TEST": {"NAME": None},
+        }
+    }
+elif DATABASE_FALLBACK:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(BASE_DIR / "var" / "arena.sqlite3"),
         }
     }
 else:
     _pg = parse_postgres_url(DATABASE_URL)
-    _why = ensure_postgres_database(_pg)
-    if _why is None:
-        DATABASES = {
-            "default": {
-                "ENGINE": "django.db.backends.postgresql",
-                "NAME": _pg.name,
-                "USER": _pg.user,
-                "PASSWORD": _pg.password,
-                "HOST": _pg.host,
-                "PORT": str(_pg.port),
-                "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
-                "CONN_HEALTH_CHECKS": True,
-                # Derived from DATABASE_URL so parallel runs against other databases never collide.
-                "TEST": {"NAME": f"test_{_pg.name}"},
-            }
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": _pg.name,
+            "USER": _pg.user,
+            "PASSWORD": _pg.password,
+            "HOST": _pg.host,
+            "PORT": str(_pg.port),
+            "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
+            "CONN_HEALTH_CHECKS": True,
+            # Derived from DATABASE_URL so parallel runs against other databases never collide.
+            "TEST": {"NAME": f"test_{_pg.name}"},
         }
-    else:
-        _fallback("PostgreSQL", _why)
-        DATABASE_FALLBACK = True
-        (BASE_DIR / "var").mkdir(exist_ok=True)
-        DATABASES = {
-            "default": {
-                "ENGINE": "django.db.backends.sqlite3",
-                "NAME": str(BASE_DIR / "var" / "arena.sqlite3"),
-            }
-        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: Celery broker and cache -----------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
-_redis_why = redis_reachable(REDIS_URL)
-REDIS_FALLBACK = _redis_why is not None
-if REDIS_FALLBACK:
-    _fallback("Redis", _redis_why or "")
 
 _cache_prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", str(DATABASES["default"]["NAME"]))[-60:]
 if REDIS_FALLBACK:
@@ -167,7 +199,27 @@ ARENA_BOT_PLACEMENT_GAMES = env_int("ARENA_BOT_PLACEMENT_GAMES", 10)
 ARENA_BOT_HOUSE_BOTS = env_list("ARENA_BOT_HOUSE_BOTS", ["random", "greedy", "search-fast", "search"])
 ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
 
+# --- Request limits and retries (docs/api.md) --------------------------------------------------
+# Bodies larger than this answer 413 (bot files are uploaded as multipart and have their own limit).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ARENA_MAX_BODY_BYTES", 2621440)
+ARENA_JSON_MAX_DEPTH = env_int("ARENA_JSON_MAX_DEPTH", 32)
+ARENA_IDEMPOTENCY_KEEP_HOURS = max(24.0, env_float("ARENA_IDEMPOTENCY_KEEP_HOURS", 24.0))
+ARENA_IDEMPOTENCY_PURGE_SECONDS = env_float("ARENA_IDEMPOTENCY_PURGE_SECONDS", 3600.0)
+
+# Wrong passwords (token endpoint and web login) per account and per client address, and sign-ups
+# per address, in fixed windows; past the limit every attempt answers 429 with Retry-After.
+ARENA_LOGIN_FAILURES_PER_ACCOUNT = env_int("ARENA_LOGIN_FAILURES_PER_ACCOUNT", 5)
+ARENA_LOGIN_FAILURES_PER_ADDRESS = env_int("ARENA_LOGIN_FAILURES_PER_ADDRESS", 20)
+ARENA_LOGIN_WINDOW_SECONDS = env_int("ARENA_LOGIN_WINDOW_SECONDS", 900)
+ARENA_SIGNUPS_PER_ADDRESS = env_int("ARENA_SIGNUPS_PER_ADDRESS", 5)
+ARENA_SIGNUP_WINDOW_SECONDS = env_int("ARENA_SIGNUP_WINDOW_SECONDS", 3600)
+
 CELERY_BEAT_SCHEDULE = {
+    "idempotency-purge": {
+        "task": "idempotency.purge",
+        "schedule": ARENA_IDEMPOTENCY_PURGE_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
+    },
     "tournaments-tick": {
         "task": "tournaments.tick",
         "schedule": ARENA_TOURNAMENT_TICK_SECONDS,
@@ -185,6 +237,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "arena-sweep-stuck-matches": {
         "task": "arena.sweep_stuck_matches",
+        "schedule": ARENA_SWEEP_SECONDS,
+        "options": {"queue": ARENA_PERIODIC_QUEUE},
+    },
+    "ratings-catch-up-leaderboards": {
+        "task": "ratings.catch_up_leaderboards",
         "schedule": ARENA_SWEEP_SECONDS,
         "options": {"queue": ARENA_PERIODIC_QUEUE},
     },
@@ -214,6 +271,8 @@ INSTALLED_APPS = [
     "arena.submissions",
     "arena.tournaments",
     "web",
+    "idempotency",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -227,6 +286,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Unsafe methods run in one transaction holding their Idempotency-Key answer (GETs run without one).
+    "idempotency.middleware.IdempotentUnsafeRequests",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -268,8 +329,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)
+STATIC_ROOT = BASE_DIR / "staticfiles"  # made by prepare_services
 # Without collectstatic the files are found in the apps directly.
 WHITENOISE_USE_FINDERS = True
 
@@ -281,6 +341,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_PARSER_CLASSES": [
+        "config.limits.DepthLimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
@@ -292,6 +357,8 @@ REST_FRAMEWORK = {
         "tournament": env_str("ARENA_THROTTLE_TOURNAMENT", "120/hour"),
     },
     "EXCEPTION_HANDLER": "config.errors.json_exception_handler",
+    # Trusted proxies in front (docs/deploy.md): the client address is the X-Forwarded-For hop they appended.
+    "NUM_PROXIES": env_int("ARENA_NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -304,6 +371,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema_errors.add_error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "PlayerKindEnum": "arena.models.Player.Kind",
         "MatchKindEnum": "arena.models.Match.Kind",

@@ -3,14 +3,17 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from accounts.views import AccountCreateView, ThrottledTokenView
 from arena.matchmaking.views import ArenaEntryWaitViewSet
 from arena.submissions.views import BotViewSet
 from arena.tournaments.views import TournamentViewSet
 from arena.views import GamesView, MatchViewSet, PlayerViewSet
 from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
+
+# Answers JSON under /api/ for unknown paths, non-numeric ids included.
+handler404 = "config.errors.not_found"
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
@@ -33,7 +36,8 @@ urlpatterns = [
         RatingHistoryView.as_view(),
         name="rating-history",
     ),
-    path("api/auth/token/", obtain_auth_token, name="auth-token"),
+    path("api/auth/token/", ThrottledTokenView.as_view(), name="auth-token"),
+    path("api/accounts/", AccountCreateView.as_view(), name="accounts"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("arena.play.urls")),

@@ -6,7 +6,7 @@ from ratings.models import Rating, RatingChange
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(admin.ModelAdmin[Rating]):
     list_display = ["player", "game", "kind", "rating", "games", "updated_at"]
     list_filter = ["game", "kind"]
     search_fields = ["player__name"]
@@ -15,7 +15,7 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(admin.ModelAdmin[RatingChange]):
     list_display = ["id", "match", "player", "game", "before", "after", "created_at"]
     list_filter = ["game"]
     raw_id_fields = ["match", "player"]

@@ -28,7 +28,7 @@ def move(game: str, moves: Iterable[tuple[str, float | None, float]]) -> None:
     if not changes:
         return
     values = ", ".join(["(%s, %s, %s, %s)"] * len(changes))
-    params: list[object] = []
+    params: list[str | int] = []
     for (kind, bucket), delta in changes:
         params += [game, kind, bucket, delta]
     with connection.cursor() as cursor:

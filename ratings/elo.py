@@ -47,7 +47,8 @@ def expected(rating: float, opponent: float) -> float:
     >>> round(expected(1900.0, 1500.0), 6)
     0.909091
     """
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    power: float = 10.0 ** ((opponent - rating) / 400.0)  # a float to a real power: a float
+    return 1.0 / (1.0 + power)
 
 
 def outcome(mine: tuple[bool, float], theirs: tuple[bool, float]) -> float:

@@ -69,7 +69,7 @@ def _bucket_at(game: str, kind: str | None, offset: int) -> tuple[int, int] | No
     The running sum is taken by the database, which returns one row rather than the histogram.
     """
     kind_filter = "AND kind = %s" if kind else ""
-    params: list[object] = [game] + ([kind] if kind else []) + [offset]
+    params: list[str | int] = [game] + ([kind] if kind else []) + [offset]
     with connection.cursor() as cursor:
         cursor.execute(
             f"""

@@ -72,6 +72,8 @@ class Rating(models.Model):
                 F("player_id").asc(),
                 name="rating_board_kind",
             ),
+            # The leaderboard index's catch-up sweep reads the rows changed lately (ratings/standings.py).
+            models.Index(fields=["updated_at"], name="rating_updated"),
         ]
 
     def __str__(self) -> str:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from arena.serializers import PlayerBriefSerializer
 from ratings.models import RatingChange
 
 
-class LeaderboardRowSerializer(serializers.Serializer):
+class LeaderboardRowSerializer(serializers.Serializer[dict[str, Any]]):
     """The documented shape; the leaderboard views write it directly (ratings.views)."""
 
     rank = serializers.IntegerField()
@@ -18,21 +20,21 @@ class LeaderboardRowSerializer(serializers.Serializer):
     provisional = serializers.BooleanField(source="rating.provisional")
 
 
-class LeaderboardPageSerializer(serializers.Serializer):
+class LeaderboardPageSerializer(serializers.Serializer[dict[str, Any]]):
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = LeaderboardRowSerializer(many=True)
 
 
-class PlayerStandingSerializer(serializers.Serializer):
+class PlayerStandingSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField()
     player = LeaderboardRowSerializer()
     above = LeaderboardRowSerializer(many=True)
     below = LeaderboardRowSerializer(many=True)
 
 
-class RatingChangeSerializer(serializers.ModelSerializer):
+class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
     match = serializers.IntegerField(source="match_id", read_only=True)
     finished_at = serializers.DateTimeField(source="match.finished_at", read_only=True)
 

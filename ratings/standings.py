@@ -378,6 +378,50 @@ def request_rebuild(game: str, send: Callable[[str], None]) -> None:
         transaction.on_commit(partial(send, game))
 
 
+# How far back the catch-up sweep reads again before its last run: longer than a rating transaction
+# takes from writing `updated_at` to its commit, so no committed row falls between two sweeps.
+CATCH_UP_OVERLAP = timedelta(seconds=30)
+
+
+def _caught_up_key() -> str:
+    database = re.sub(r"[^A-Za-z0-9_.-]", "_", str(connection.settings_dict["NAME"]))[-60:]
+    return f"arena:{database}:board-caught-up"
+
+
+def catch_up() -> int:
+    """Apply again every rating row changed since the last sweep (less an overlap); returns how many.
+
+    The index is sent each change after its commit; a worker killed between the commit and that
+    call would leave those players' lines stale. This periodic sweep (`ratings.catch_up_leaderboards`)
+    re-reads the rows changed lately, so the index is exact again within a sweep; applying a row
+    twice changes nothing, since a line is only replaced by a newer version.
+    """
+    redis_client = client()
+    if redis_client is None:
+        return 0
+    started = timezone.now()
+    mark = _caught_up_key()
+    try:
+        last = redis_client.get(mark)
+    except redis.RedisError:
+        log.exception("leaderboard catch-up skipped: Redis did not answer")
+        return 0
+    applied = 0
+    if last is not None:
+        since = datetime.fromtimestamp(float(last), tz=started.tzinfo) - CATCH_UP_OVERLAP
+        by_game: dict[str, list[Entry]] = {}
+        for game, *values in Rating.objects.filter(updated_at__gte=since).values_list("game", *FIELDS):
+            by_game.setdefault(game, []).append(Entry(*values))
+        for game, entries in by_game.items():
+            if apply(game, entries) >= 0:
+                applied += len(entries)
+    try:
+        redis_client.set(mark, repr(started.timestamp()))
+    except redis.RedisError:
+        log.exception("leaderboard catch-up mark not written")
+    return applied
+
+
 def forget(game: str) -> None:
     """Drop the game's index (tests, and before a rebuild from scratch)."""
     redis_client = client()
@@ -448,7 +492,7 @@ def _write_chunk(
         lines[str(name)] = str(line)
     with redis_client.pipeline(transaction=False) as pipe:
         for board, scores in by_board.items():
-            pipe.zadd(board, scores)  # type: ignore[arg-type]
+            pipe.zadd(board, scores)
         pipe.hset(built.lines, mapping=lines)  # type: ignore[arg-type]
         pipe.execute()
     if progress:

@@ -12,3 +12,9 @@ from ratings import standings
 def rebuild_leaderboard(game: str) -> int:
     """Rebuild a game's leaderboard index from the ratings table (asked for by readers)."""
     return standings.rebuild(str(get_game(str(game)).key))
+
+
+@shared_task(name="ratings.catch_up_leaderboards", acks_late=True, time_limit=120)
+def catch_up_leaderboards() -> int:
+    """Periodic: re-apply the rating rows changed lately to the leaderboard index (see standings.catch_up)."""
+    return standings.catch_up()

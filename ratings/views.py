@@ -132,7 +132,7 @@ class PlayerStandingView(APIView):
         )
 
 
-class RatingHistoryView(generics.ListAPIView):
+class RatingHistoryView(generics.ListAPIView[RatingChange]):
     """Every rating change of a player in a game, oldest first."""
 
     serializer_class = RatingChangeSerializer

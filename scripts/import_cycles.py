@@ -17,7 +17,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
-ROOTS = ("arena", "botclient", "config", "games", "ratings", "sandbox", "web")
+ROOTS = ("accounts", "arena", "botclient", "config", "games", "idempotency", "ratings", "sandbox", "web")
 # Longest prefix wins; a module under none of them belongs to its root package.
 PARTS = (
     "arena.play",
@@ -25,6 +25,12 @@ PARTS = (
     "arena.tournaments",
     "arena.matchmaking",
     "arena.management",
+    # The entry points compose every part (URLs, ASGI/WSGI applications, the Celery app); the rest of
+    # config (settings helpers, client addresses, request limits, error answers) sits below the parts.
+    "config.urls",
+    "config.asgi",
+    "config.wsgi",
+    "config.celery",
 )
 
 

@@ -12,11 +12,21 @@ HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
 mkdir -p var
 
+# A secret key of this installation, made on the first run and kept (an exported SECRET_KEY wins).
+if [ -z "${SECRET_KEY:-}" ]; then
+    [ -s var/secret_key ] || (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(64))' >var/secret_key)
+    SECRET_KEY="$(cat var/secret_key)"
+    export SECRET_KEY
+fi
+# Creates the database if missing and probes Redis; exports the fallback choice for everything below.
+SERVICES="$("$PY" manage.py prepare_services)"  # an assignment, so that a refusal stops the script
+eval "$SERVICES"
+
 "$PY" manage.py migrate --no-input -v 0
 "$PY" manage.py ensure_builtin_bots
 
-# Whether the settings fell back to in-process tasks (Redis unreachable): then no worker or beat.
-EAGER="$("$PY" -c 'import django, os; os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings"); django.setup(); from django.conf import settings; print(int(settings.CELERY_TASK_ALWAYS_EAGER))' 2>/dev/null)"
+# Redis unreachable: tasks run in-process, so no worker or beat.
+EAGER="$ARENA_REDIS_FALLBACK"
 
 PIDS=()
 cleanup() {

@@ -38,11 +38,16 @@ fi
 ensure_venv "$ROOT/requirements-dev.txt"
 export ARENA_REQUIRE_SERVICES=1
 export PYTHONDONTWRITEBYTECODE=1
+# The tests' own Redis database (never the one a running service uses); keys carry the test database's prefix.
+export REDIS_URL="${ARENA_TEST_REDIS_URL:-redis://127.0.0.1:6379/15}"
+echo "==> services" >&2
+SERVICES="$("$VENV/bin/python" manage.py prepare_services)"  # an assignment, so that a refusal stops the script
+eval "$SERVICES"
 
 echo "==> ruff" >&2
 "$VENV/bin/ruff" check .
-echo "==> mypy --strict games/" >&2
-"$VENV/bin/mypy" --strict games/
+echo "==> mypy (strict, every package: pyproject.toml)" >&2
+"$VENV/bin/mypy"
 echo "==> import contracts and cycles" >&2
 "$VENV/bin/lint-imports" --no-cache
 "$VENV/bin/python" scripts/import_cycles.py
@@ -50,5 +55,7 @@ echo "==> OpenAPI schema" >&2
 "$VENV/bin/python" manage.py spectacular --validate --fail-on-warn --file "$(mktemp)"
 echo "==> compiled rules engine (mypyc)" >&2
 "$VENV/bin/python" scripts/build_engine.py
+echo "==> API fuzzing (schemathesis against a live server)" >&2
+bash scripts/fuzz_api.sh
 echo "==> pytest" >&2
 "$VENV/bin/python" -m pytest tests/ -p no:cacheprovider

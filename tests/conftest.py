@@ -8,21 +8,42 @@ from typing import Any
 
 import pytest
 
-from tests.support import Workers
+from tests.support import Workers, clear_test_cache
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Cache keys of this run carry the test database's name, as the workers' keys do (same formula)."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    name = (db.get("TEST") or {}).get("NAME") or f"test_{db['NAME']}"
+    if "KEY_PREFIX" in settings.CACHES["default"]:
+        settings.CACHES["default"]["KEY_PREFIX"] = f"arena:{name}"
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache() -> Iterator[None]:
+    """Throttle counters and page caches start empty in every test; only this run's keys are deleted."""
+    clear_test_cache()
+    yield
+    clear_test_cache()
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _real_services() -> Iterator[str]:
     """Every test runs against the real PostgreSQL and Redis, on a queue of its own."""
+    import redis
     from django.conf import settings
 
     if settings.DATABASE_FALLBACK or settings.REDIS_FALLBACK:
         pytest.exit("the tests need PostgreSQL and Redis; start them (make test does)", returncode=3)
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=3).ping()
+    except redis.RedisError as exc:
+        pytest.exit(f"the tests need Redis at {settings.REDIS_URL}: {exc}", returncode=3)
     queue = f"arena-test-{settings.DATABASES['default']['NAME']}-{os.getpid()}"
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
     yield queue
-    import redis
-
     client = redis.Redis.from_url(settings.REDIS_URL)
     client.delete(queue)
     client.close()

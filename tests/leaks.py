@@ -14,9 +14,6 @@ from arena.models import Match, MatchSeat
 from games.part_du_chef.deck import deal
 
 SLICE_MARK = re.compile(r'data-slice="(\d+)"')
-# The legend, and the counts of what is still to come, draw one sample chip of each sort, the same
-# for every deal: not slices of it.
-SAMPLES = re.compile(r'<details class="legend">.*?</details>|<p class="muted unseen">.*?</p>', re.DOTALL)
 
 
 def pizzas_after(seed: int, pizza: int) -> set[int]:
@@ -73,7 +70,7 @@ def leaks(body: bytes | str, seed: int, hidden: set[int]) -> list[str]:
     try:
         data = json.loads(text)
     except ValueError:
-        named = {int(sid) for sid in SLICE_MARK.findall(SAMPLES.sub("", text))}
+        named = {int(sid) for sid in SLICE_MARK.findall(text)}
     else:
         found += _secret_keys(data)
         named = slice_ids(data)

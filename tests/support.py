@@ -10,7 +10,29 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import redis
+from django.conf import settings
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def clear_test_cache() -> None:
+    """Delete this run's cache keys (SCAN + DEL on its prefix), never FLUSHDB: other services share Redis."""
+    prefix = settings.CACHES["default"].get("KEY_PREFIX")
+    if not prefix:
+        return  # a local-memory cache, private to this process
+    client = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    try:
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=f"{prefix}:*", count=500):
+            batch.append(key)
+            if len(batch) >= 500:
+                client.delete(*batch)
+                batch.clear()
+        if batch:
+            client.delete(*batch)
+    finally:
+        client.close()
 
 
 class Workers:
@@ -35,6 +57,7 @@ class Workers:
             ARENA_REQUIRE_SERVICES="1",
             DATABASE_CONN_MAX_AGE="0",
             PYTHONUNBUFFERED="1",
+            SECRET_KEY=settings.SECRET_KEY,
         )
         env.update(extra)
         return env

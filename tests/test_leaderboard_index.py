@@ -241,3 +241,24 @@ def test_a_reader_finding_no_index_has_it_rebuilt_by_a_worker(workers, make_bots
     wait_until(lambda: standings.size(GAME, None) == 3, 60, "the index rebuilt by the worker", workers.tail())
     with django_assert_num_queries(0):
         assert api.get(f"/api/leaderboards/{GAME}/").json() == from_sql
+
+
+def test_a_change_whose_index_call_was_lost_is_applied_by_the_catch_up_sweep(tied_field) -> None:
+    from django.db import connection
+
+    standings.rebuild(GAME)
+    assert standings.catch_up() == 0  # the first sweep only sets its mark
+    # A committed rating change that never reached the index (its worker died between the commit and
+    # the call): written past every hook, as the process that wrote it never got to send it.
+    moved = Rating.objects.get(player=tied_field[0])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE ratings_rating SET rating = 1999.0, updated_at = clock_timestamp() WHERE id = %s", [moved.pk]
+        )
+    api = APIClient()
+    top = api.get(f"/api/leaderboards/{GAME}/?page_size=1").json()["results"][0]
+    assert top["player"]["id"] != moved.player_id  # the index is stale until the sweep
+
+    assert standings.catch_up() >= 1
+    _assert_exact(api)
+    assert api.get(f"/api/leaderboards/{GAME}/?page_size=1").json()["results"][0]["player"]["id"] == moved.player_id

@@ -47,25 +47,46 @@ def test_the_test_database_name_derives_from_database_url(db: None) -> None:
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
-def _settings_in_subprocess(**env: str) -> subprocess.CompletedProcess[str]:
-    code = (
-        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup();"
-        "from django.conf import settings as s;"
-        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])"
-    )
-    full = {k: v for k, v in os.environ.items() if k not in {"ARENA_REQUIRE_SERVICES"}}
+def _run(code: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
     full.update(env)
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=full, capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, *code], cwd=ROOT, env=full, capture_output=True, text=True, timeout=60)
 
 
-def test_it_falls_back_to_embedded_defaults_and_says_so_when_services_are_unreachable(tmp_path) -> None:
-    result = _settings_in_subprocess(
-        DATABASE_URL="postgres://postgres@127.0.0.1:1/arena", REDIS_URL="redis://127.0.0.1:1/0"
+_SHOW = (
+    "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings'; django.setup();"
+    "from django.conf import settings as s;"
+    "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])"
+)
+_UNREACHABLE = {"DATABASE_URL": "postgres://postgres@127.0.0.1:1/arena", "REDIS_URL": "redis://127.0.0.1:1/0"}
+
+
+def _exports(stdout: str) -> dict[str, str]:
+    return dict(line.removeprefix("export ").split("=", 1) for line in stdout.split("\n") if line.startswith("export "))
+
+
+def test_importing_the_settings_opens_no_connection() -> None:
+    code = (
+        "import socket\n"
+        "def refuse(*a, **k): raise AssertionError('the settings opened a connection')\n"
+        "socket.socket.connect = refuse; socket.create_connection = refuse\n"
+        + _SHOW.replace("; ", "\n").replace(";", "\n")
     )
+    result = _run(["-c", code], SECRET_KEY="k" * 60, ARENA_REQUIRE_SERVICES="1", **_UNREACHABLE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[0] == "django.db.backends.postgresql"
+
+
+def test_prepare_services_chooses_the_embedded_fallbacks_and_says_so_when_services_are_unreachable() -> None:
+    result = _run(["manage.py", "prepare_services"], **_UNREACHABLE)
     assert result.returncode == 0, result.stderr
     assert "PostgreSQL unreachable" in result.stderr and "falling back to embedded SQLite" in result.stderr
     assert "Redis unreachable" in result.stderr and "in-process" in result.stderr
-    assert result.stdout.split() == [
+    exports = _exports(result.stdout)
+    assert exports == {"ARENA_DATABASE_FALLBACK": "1", "ARENA_REDIS_FALLBACK": "1"}
+    shown = _run(["-c", _SHOW], SECRET_KEY="k" * 60, **_UNREACHABLE, **exports)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.split() == [
         "django.db.backends.sqlite3",
         "True",
         "django.core.cache.backends.locmem.LocMemCache",
@@ -73,20 +94,23 @@ def test_it_falls_back_to_embedded_defaults_and_says_so_when_services_are_unreac
 
 
 def test_it_refuses_to_fall_back_when_services_are_required() -> None:
-    result = _settings_in_subprocess(DATABASE_URL="postgres://postgres@127.0.0.1:1/arena", ARENA_REQUIRE_SERVICES="1")
+    result = _run(["manage.py", "prepare_services"], ARENA_REQUIRE_SERVICES="1", **_UNREACHABLE)
     assert result.returncode != 0
     assert "PostgreSQL is required but unreachable" in result.stderr
+    chosen = _run(["-c", _SHOW], SECRET_KEY="k" * 60, ARENA_REQUIRE_SERVICES="1", ARENA_REDIS_FALLBACK="1")
+    assert chosen.returncode != 0
+    assert "Redis is required but unreachable" in chosen.stderr
 
 
-def test_it_creates_the_database_named_by_database_url_when_missing() -> None:
+def test_prepare_services_creates_the_database_named_by_database_url_when_missing() -> None:
     import psycopg
 
     name = f"arena_autocreate_{os.getpid()}"
-    result = _settings_in_subprocess(DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}")
+    result = _run(["manage.py", "prepare_services"], DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}")
     try:
         assert result.returncode == 0, result.stderr
         assert f"Created PostgreSQL database '{name}'" in result.stderr
-        assert result.stdout.split()[0] == "django.db.backends.postgresql"
+        assert _exports(result.stdout)["ARENA_DATABASE_FALLBACK"] == "0"
     finally:
         with psycopg.connect(host="127.0.0.1", user="postgres", dbname="postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')

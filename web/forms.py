@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from arena.models import Player
+from arena.names import lookalike_refusal, name_taken
 
 
-class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+class SignUpForm(UserCreationForm[User]):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]  # the stubs leave out the form's Meta
         model = User
         fields = ["username"]
 
-    def clean_username(self) -> Any:
-        name = self.cleaned_data["username"]
+    def clean_username(self) -> str:
+        name: str = self.cleaned_data["username"]
         if len(name) > 64:
             raise ValidationError(_("A name has at most 64 characters."))
-        if Player.objects.filter(name__iexact=name).exists() or User.objects.filter(username__iexact=name).exists():
+        lookalike = lookalike_refusal(name)
+        if lookalike is not None:
+            raise ValidationError(lookalike)
+        if name_taken(name):
             raise ValidationError(_("This name is taken."))
         return name

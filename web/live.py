@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 import redis
 from django.conf import settings
@@ -87,6 +87,11 @@ def house_moves(match_id: int) -> dict[int, str]:
     return {int(k): str(v) for k, v in json.loads(raw).items()} if raw else {}
 
 
+class _SeenClocks(TypedDict):
+    timeouts: list[int]
+    out: list[bool]
+
+
 def _note_house_move(live: LiveGame) -> None:
     """Compare the saved clocks with the last ones seen: a timeout counted with this decision means the
     house took it; a seat already out when it acted is played by the house."""
@@ -97,7 +102,7 @@ def _note_house_move(live: LiveGame) -> None:
     key = _house_key(live.match_id)
     try:
         seen_raw, moves_raw = client.hmget(key, ["seen", "moves"])
-        seen = (
+        seen: _SeenClocks = (
             json.loads(seen_raw) if seen_raw else {"timeouts": [0] * len(live.timeouts), "out": [False] * len(live.out)}
         )
         moves = json.loads(moves_raw) if moves_raw else {}

@@ -227,15 +227,20 @@ def _mark(marks: Sequence[str], seat: int | None) -> str:
     return marks[seat] if seat < len(marks) else str(seat + 1)
 
 
-def chips(ids: Iterable[int], css: str = "") -> SafeString:
-    """Slices as small labelled chips (pattern, letter and a title), for players' kept and eaten slices."""
+def chips(ids: Iterable[int], css: str = "", *, sample: bool = False) -> SafeString:
+    """Slices as small labelled chips (pattern, letter and a title), for players' kept and eaten slices.
+
+    A `sample` chip stands for a kind of slice (the legend, the counts of what is still to come): it
+    names no slice of the deck, so that no page ever carries the id of a slice still to come.
+    """
     out = []
     for sid in ids:
         piece = DECK[sid]
         kind = KIND_NAMES[piece.kind]
         finisher = " finisher" if piece.finisher else ""
+        mark = "" if sample else f' data-slice="{sid}"'
         out.append(
-            f'<span class="chip sort-{kind}{finisher} {css}" title="{escape(describe(sid))}" data-slice="{sid}">'
+            f'<span class="chip sort-{kind}{finisher} {css}" title="{escape(describe(sid))}"{mark}>'
             f'<span aria-hidden="true">{escape(letter(piece.kind))}</span>'
             f'<span class="visually-hidden">{escape(describe(sid))}</span></span>'
         )

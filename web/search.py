@@ -64,8 +64,9 @@ def _ranked_postgres(game: str, kind: str | None, player_ids: list[int], size: i
     )
     out = []
     for row in Rating.objects.raw(sql, {"game": game, "kind": kind, "ids": list(player_ids), "size": size}):
-        row.player = Player(id=row.player_id, name=row.player_name, kind=row.player_kind)
-        out.append(leaderboard.Ranked(int(row.position), row))
+        # player_name, player_kind and position are columns of the raw query, unknown to the model's type.
+        row.player = Player(id=row.player_id, name=row.player_name, kind=row.player_kind)  # type: ignore[attr-defined]
+        out.append(leaderboard.Ranked(int(row.position), row))  # type: ignore[attr-defined]
     return out
 
 

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 import redis.asyncio as aioredis
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 
 from arena.models import Player
 from arena.play.models import LiveGame
@@ -48,7 +48,7 @@ async def _events(channel: str) -> AsyncIterator[bytes]:
             data = message["data"].decode() if isinstance(message["data"], bytes) else str(message["data"])
             yield f"data: {data}\n\n".encode()
     finally:
-        await pubsub.aclose()
+        await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose unannotated
         await client.aclose()
 
 
@@ -59,7 +59,7 @@ def _stream(channel: str) -> StreamingHttpResponse:
     return response
 
 
-async def table_events(request: HttpRequest, match_id: int) -> HttpResponse:
+async def table_events(request: HttpRequest, match_id: int) -> HttpResponseBase:
     """The moves of one table, for its players and spectators alike (turn numbers only)."""
     if not await LiveGame.objects.filter(pk=match_id).aexists():
         raise Http404("no such table")
@@ -68,7 +68,7 @@ async def table_events(request: HttpRequest, match_id: int) -> HttpResponse:
     return _stream(table_channel(match_id))
 
 
-async def my_events(request: HttpRequest) -> HttpResponse:
+async def my_events(request: HttpRequest) -> HttpResponseBase:
     """A signed-in person's lobby: their table formed, an invitation came, a guest accepted."""
     user = await request.auser()
     if not user.is_authenticated:

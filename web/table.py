@@ -194,7 +194,7 @@ def _still_to_come(state: Any, current: int) -> list[dict[str, Any]]:
         if piece.id not in seen:
             groups.setdefault((piece.kind, piece.olives, piece.finisher), []).append(piece.id)
     return [
-        {"chip": pizza.chips([ids[0]]), "name": sentences.slice_name(ids[0]), "count": len(ids)}
+        {"chip": pizza.chips([ids[0]], sample=True), "name": sentences.slice_name(ids[0]), "count": len(ids)}
         for _, ids in sorted(groups.items())
     ]
 
@@ -225,7 +225,7 @@ def action_from_form(data: QueryDict) -> dict[str, Any]:
         if key.startswith(f"steal-{portion}-") and data[key]:
             try:
                 finisher = int(key.rsplit("-", 1)[1])
-                victim, sid = (int(part) for part in data[key].split(":"))
+                victim, sid = (int(part) for part in str(data[key]).split(":"))
             except ValueError:
                 raise FormProblem(sentences.Refusal(_("Choose a steal from the list."), "steal")) from None
             steals.append({"finisher": finisher, "from": victim, "slice": sid})

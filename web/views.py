@@ -16,14 +16,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts import throttles
+from accounts.web import throttled_page
 from arena.errors import NotSeated, PlayError, RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.play import engine, queue, tables
 from arena.play.models import FriendlyTable
 from arena.secrecy import held_back_reason
+from config.clients import client_address
 from games.part_du_chef import KIND_NAMES, State
 from games.part_du_chef.state import portions_of
-from games.registry import all_games, get_game
+from games.registry import GameSpec, all_games, get_game
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
 from web import charts, pizza, replay, search, sentences
@@ -39,7 +42,7 @@ RANK_CACHE_SECONDS = 30
 REPLAY_CACHE_SECONDS = 3600
 
 
-def _game(key: str) -> Any:
+def _game(key: str) -> GameSpec:
     try:
         return get_game(key)
     except KeyError:
@@ -58,8 +61,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and (wait := throttles.signup_wait(client_address(request))) is not None:
+        return throttled_page(wait)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        throttles.signed_up(client_address(request))
         engine.person_of(user)
         login(request, user)
         return redirect("web:lobby")
@@ -170,11 +176,11 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     )
 
 
-def _replay_payload(match: Match) -> dict[str, Any]:
+def _replay_payload(match: Match, record: dict[str, Any]) -> dict[str, Any]:
     key = f"web-replay:{match.id}:{get_language()}"
-    payload = cache.get(key)
+    payload: dict[str, Any] | None = cache.get(key)
     if payload is None:
-        payload = {"frames": [frame.to_json() for frame in replay.frames(match.record)]}
+        payload = {"frames": [frame.to_json() for frame in replay.frames(record)]}
         cache.set(key, payload, REPLAY_CACHE_SECONDS)
     return payload
 
@@ -191,13 +197,15 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             request, "web/match_waiting.html", {"match": match, "seats": seats, "held_back": held_back, "over": over}
         )
     match = Match.objects.get(pk=match_id)
-    frames = _replay_payload(match)["frames"]
+    record = match.record
+    if record is None:  # a finished match keeps its record; this only guards against a damaged row
+        raise Http404("this match has no record")
+    frames = _replay_payload(match, record)["frames"]
     try:
         step = min(max(0, int(request.GET.get("step", len(frames) - 1))), len(frames) - 1)
     except ValueError:
         step = len(frames) - 1
     frame = frames[step]
-    record = match.record
     marks = [str(seat + 1) for seat in range(len(seats))]
     rings = []
     for index, ring_slices in enumerate(record["pizzas"]):
@@ -232,7 +240,11 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "kept": pizza.chips(frame["kept"][seat.seat]),
                 "eaten": pizza.chips(frame["eatenBySeat"][seat.seat], "eaten-chip"),
                 "total": frame["totals"][seat.seat],
-                "delta": (seat.rating_after - seat.rating_before) if seat.rating_after is not None else None,
+                "delta": (
+                    (seat.rating_after - seat.rating_before)
+                    if seat.rating_after is not None and seat.rating_before is not None
+                    else None
+                ),
             }
         )
     # The final scores in placing order (the seat is the tie-break).

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from arena.matchmaking.status import explain
 from arena.models import ArenaEntry
 from arena.serializers import ArenaEntrySerializer
 
 
-class ArenaWaitSerializer(serializers.Serializer):
+class ArenaWaitSerializer(serializers.Serializer[dict[str, Any]]):
     state = serializers.ChoiceField(choices=["playing", "placing", "waiting", "left"])
     reason = serializers.CharField()
     expected_seconds = serializers.FloatField(allow_null=True, help_text="about how long until a table, or null")
@@ -20,7 +22,8 @@ class ArenaWaitSerializer(serializers.Serializer):
 
 
 class ArenaEntryWaitSerializer(ArenaEntrySerializer):
-    """`wait` comes from the view's context (arena.matchmaking.status.explain, once per page)."""
+    """`wait`: from the context's `waits` when the view explained a whole page at once
+    (arena.matchmaking.status.explain), else explained for this one entry."""
 
     wait = serializers.SerializerMethodField()
 
@@ -28,7 +31,9 @@ class ArenaEntryWaitSerializer(ArenaEntrySerializer):
         fields = [*ArenaEntrySerializer.Meta.fields, "wait"]
         read_only_fields = [*ArenaEntrySerializer.Meta.read_only_fields, "wait"]
 
-    @extend_schema_field(ArenaWaitSerializer(allow_null=True))
-    def get_wait(self, entry: ArenaEntry) -> dict[str, Any] | None:
-        waits = self.context.get("waits") or {}
-        return waits.get(entry.id)
+    @extend_schema_field(ArenaWaitSerializer())
+    def get_wait(self, entry: ArenaEntry) -> dict[str, Any]:
+        waits: dict[int, dict[str, Any]] = self.context.get("waits") or {}
+        if entry.id not in waits:
+            waits = explain([entry], timezone.now())
+        return waits[entry.id]

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import migrations
 
-from arena.placing import placings
+from games.part_du_chef.placing import placings
 
 
 def recompute_ranks(apps: Any, schema_editor: Any) -> None:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from arena.play.models import FriendlyTable, TableSeat
 
 
-class ActionSubmitSerializer(serializers.Serializer):
+class ActionSubmitSerializer(serializers.Serializer[dict[str, Any]]):
     turn = serializers.IntegerField(min_value=0, help_text="the turn number of the decision this action answers")
     action = serializers.JSONField(help_text="a cut or a take, in the JSON form of game records")
 
 
-class TablePlayerSerializer(serializers.Serializer):
+class TablePlayerSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField()
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -21,7 +23,7 @@ class TablePlayerSerializer(serializers.Serializer):
     forfeited = serializers.BooleanField()
 
 
-class TableStateSerializer(serializers.Serializer):
+class TableStateSerializer(serializers.Serializer[dict[str, Any]]):
     match = serializers.IntegerField()
     game = serializers.CharField()
     kind = serializers.CharField()
@@ -39,25 +41,25 @@ class TableStateSerializer(serializers.Serializer):
     result = serializers.JSONField(allow_null=True)
 
 
-class QueueJoinSerializer(serializers.Serializer):
+class QueueJoinSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField(max_length=32)
     table_size = serializers.IntegerField()
 
 
-class QueueWaitingSerializer(serializers.Serializer):
+class QueueWaitingSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField()
     table_size = serializers.IntegerField()
     place = serializers.IntegerField()
     waiting_seconds = serializers.FloatField()
 
 
-class QueueStatusSerializer(serializers.Serializer):
+class QueueStatusSerializer(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField()
     waiting = QueueWaitingSerializer(allow_null=True)
     match = serializers.IntegerField(allow_null=True, help_text="your running table, once seated")
 
 
-class TableSeatSerializer(serializers.ModelSerializer):
+class TableSeatSerializer(serializers.ModelSerializer[TableSeat]):
     player = serializers.IntegerField(source="player_id", read_only=True)
 
     class Meta:
@@ -66,7 +68,7 @@ class TableSeatSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class FriendlyTableSerializer(serializers.ModelSerializer):
+class FriendlyTableSerializer(serializers.ModelSerializer[FriendlyTable]):
     host = serializers.IntegerField(source="host_id", read_only=True)
     match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True)
     seats = TableSeatSerializer(many=True, read_only=True)
@@ -77,7 +79,7 @@ class FriendlyTableSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TableOpenSerializer(serializers.Serializer):
+class TableOpenSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.CharField(max_length=32)
     guests = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=4)
     options = serializers.DictField(required=False, default=dict)

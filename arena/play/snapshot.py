@@ -6,9 +6,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from arena.placing import placings
 from arena.play import legal
 from arena.play.engine import TableState
+from games.part_du_chef.placing import placings
 
 
 def snapshot(table: TableState) -> dict[str, Any]:

@@ -20,7 +20,7 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
     host = engine.person_of(user)
     if not isinstance(guests, list | tuple) or any(isinstance(g, bool) or not isinstance(g, int) for g in guests):
         raise PlayError("guests must be a list of player ids")
-    ids = [int(guest) for guest in guests]  # type: ignore[call-overload]
+    ids = [int(guest) for guest in guests]
     count = len(ids) + 1
     if not spec.min_players <= count <= spec.max_players:
         raise PlayError(

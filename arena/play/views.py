@@ -102,10 +102,11 @@ class ArenaQueueView(APIView):
         return Response(queue.status(request.user))
 
 
-class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[FriendlyTable]):
     """Tables one hosts or is invited to; other tables answer 404."""
 
     serializer_class = FriendlyTableSerializer
+    lookup_value_regex = "[0-9]+"
 
     def get_queryset(self) -> QuerySet[FriendlyTable]:
         if getattr(self, "swagger_fake_view", False):

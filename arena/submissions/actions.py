@@ -20,6 +20,8 @@ from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.leases import Lease
 from arena.models import ArenaEntry, Match, Player
+from arena.names import name_refusal
+from arena.seeds import draw_seed
 from arena.submissions import bundles
 from arena.submissions.matches import create_pinned_match
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
@@ -91,6 +93,9 @@ def create_bot(
     endpoint: str | None = None,
 ) -> SubmittedBot:
     spec = arena_actions.resolve_game(game)
+    refusal = name_refusal(name)
+    if refusal is not None:
+        raise RequestError(refusal)
     source = _source(upload, endpoint)
     try:
         with transaction.atomic():
@@ -270,7 +275,7 @@ def run_validation(version_id: int) -> str:
             kind=Match.Kind.FRIENDLY,
             seats=lineup,
             options=options,
-            seed=(version.id * 7919 + index * 104729) % arena_actions.MAX_SEED,
+            seed=draw_seed(),  # drawn, so that no bot can know its validation deals in advance
             created_by=bot.player.owner,
             dispatch=False,
         )

@@ -74,6 +74,8 @@ class BotVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     validated_at = models.DateTimeField(null=True, blank=True)
     activated_at = models.DateTimeField(null=True, blank=True)
+    # Not a column: the log as indented JSON, set for the bots page (web/bots.py).
+    log_text: str
 
     class Meta:
         ordering = ["bot_id", "number"]

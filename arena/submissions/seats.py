@@ -19,6 +19,7 @@ from arena.submissions import bundles
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.rules import arena_refusal
 from botclient import BotSession, HttpBot, SandboxedBot
+from botclient.session import SessionLimits
 from sandbox import Sandbox, SandboxConfig
 
 _sandboxes: dict[tuple[object, ...], Sandbox] = {}
@@ -71,7 +72,7 @@ def playable_refusal(player: Player) -> str | None:
 
 def open_session(version: BotVersion) -> BotSession:
     """A protocol v1 session for this version, with the failure-policy limits from the settings."""
-    limits = {
+    limits: SessionLimits = {
         "move_ms": int(settings.ARENA_BOT_MOVE_MS),
         "bank_ms": int(settings.ARENA_BOT_BANK_MS),
         "start_ms": int(settings.ARENA_BOT_START_MS),
@@ -86,9 +87,10 @@ def open_session(version: BotVersion) -> BotSession:
         data = version.bundle
         if data is None:
             data = BotVersion.objects.values_list("bundle", flat=True).get(pk=version.pk)
+        assert data is not None  # an upload keeps its bundle (it is saved with it)
         files = bundles.materialize(version.filename, bytes(data), version.bundle_sha256, box)
         session = SandboxedBot(files, sandbox=box, **limits)
-    session.version_id = version.id  # type: ignore[attr-defined]
+    session.version_id = version.id
     return session
 
 

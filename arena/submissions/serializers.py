@@ -15,7 +15,7 @@ HELD_BACK_HELP = "null while the match, or another table of its deal, is still p
 BOT_NAME_HELP = "2 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; unique among players."
 
 
-class BotVersionSerializer(serializers.ModelSerializer):
+class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
     class Meta:
         model = BotVersion
         fields = [
@@ -42,13 +42,13 @@ class BotVersionDetailSerializer(BotVersionSerializer):
         read_only_fields = fields
 
 
-class BotRatingSerializer(serializers.Serializer):
+class BotRatingSerializer(serializers.Serializer[dict[str, Any]]):
     rating = serializers.FloatField()
     games = serializers.IntegerField()
     provisional = serializers.BooleanField()
 
 
-class BotSerializer(serializers.ModelSerializer):
+class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
     id = serializers.IntegerField(source="player_id", read_only=True)
     name = serializers.RegexField(BOT_NAME, source="player.name", max_length=64, help_text=BOT_NAME_HELP)
     owner = serializers.CharField(source="player.owner.username", read_only=True)
@@ -125,7 +125,7 @@ class BotSerializer(serializers.ModelSerializer):
         return instance
 
 
-class SourceSerializer(serializers.Serializer):
+class SourceSerializer(serializers.Serializer[dict[str, Any]]):
     """A new version: a file upload (multipart) or an endpoint URL."""
 
     file = serializers.FileField(
@@ -142,7 +142,7 @@ class BotCreateSerializer(SourceSerializer):
     description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer):
+class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer[BotSeat]):
     match = serializers.IntegerField(source="match_id", read_only=True)
     version = serializers.IntegerField(source="version.number", read_only=True)
     kind = serializers.CharField(source="match.kind", read_only=True)
@@ -178,7 +178,7 @@ class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer):
         return self.hide_secrets(instance, super().to_representation(instance))
 
 
-class HeadToHeadSerializer(serializers.Serializer):
+class HeadToHeadSerializer(serializers.Serializer[Any]):
     opponent = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.CharField()

@@ -8,7 +8,7 @@ from arena.submissions import actions
 from arena.submissions.actions import VALIDATION_LEASE_SECONDS
 
 
-@shared_task(
+@shared_task(  # type: ignore[call-overload, untyped-decorator]  # Celery takes float seconds; its stubs say int
     name="submissions.validate_version",
     acks_late=True,
     reject_on_worker_lost=True,

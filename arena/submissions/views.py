@@ -11,11 +11,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from arena.errors import BadRequest
+from arena.names import name_refusal
 from arena.submissions import actions
 from arena.submissions.headtohead import head_to_head
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
@@ -28,6 +29,7 @@ from arena.submissions.serializers import (
     HeadToHeadSerializer,
     SourceSerializer,
 )
+from config.limits import DepthLimitedJSONParser
 
 
 def _source(data: dict[str, Any], limit: int) -> dict[str, Any]:
@@ -44,13 +46,13 @@ class BotViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[SubmittedBot],
 ):
     serializer_class = BotSerializer
     lookup_field = "player"
     lookup_url_kwarg = "id"
     lookup_value_regex = "[0-9]+"
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, DepthLimitedJSONParser]
     throttle_scope = "bot-upload"
     http_method_names = ["get", "post", "patch", "head", "options"]
 
@@ -58,7 +60,7 @@ class BotViewSet(
         if getattr(self, "swagger_fake_view", False):
             return SubmittedBot.objects.none()
         return (
-            SubmittedBot.objects.filter(player__owner=self.request.user)
+            SubmittedBot.objects.filter(player__owner_id=self.request.user.pk)
             .select_related("player__owner")
             .prefetch_related(
                 Prefetch("versions", queryset=BotVersion.objects.defer("bundle", "log")),
@@ -92,6 +94,11 @@ class BotViewSet(
         return Response(BotSerializer(self.get_queryset().get(pk=bot.pk)).data, status=status.HTTP_201_CREATED)
 
     def perform_update(self, serializer: Any) -> None:
+        name = serializer.validated_data.get("player", {}).get("name")
+        if name is not None:
+            refusal = name_refusal(name, player_id=serializer.instance.player_id)
+            if refusal is not None:
+                raise BadRequest(refusal)
         try:
             with transaction.atomic():
                 serializer.save()
@@ -135,7 +142,8 @@ class BotViewSet(
         """The bot's seats, newest first, with the per-move log and stderr (owner only)."""
         bot = self.get_object()
         rows = BotSeat.objects.filter(player_id=bot.pk).select_related("match", "version").order_by("-match_id")
-        page = self.paginate_queryset(rows)
+        # DRF pages any queryset; its stubs only take the view's own model.
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
         return self.get_paginated_response(BotSeatSerializer(page, many=True).data)
 
     @extend_schema(responses=HeadToHeadSerializer(many=True))

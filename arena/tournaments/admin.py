@@ -5,14 +5,14 @@ from django.contrib import admin
 from arena.tournaments.models import Tournament, TournamentEntry, TournamentGame
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(admin.TabularInline[TournamentEntry, Tournament]):
     model = TournamentEntry
     extra = 0
     raw_id_fields = ["player", "version", "entered_by"]
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_display = ["id", "name", "format", "table_size", "duplicate", "rated", "status", "current_round"]
     list_filter = ["status", "format", "rated"]
     search_fields = ["name"]
@@ -21,6 +21,6 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentGame)
-class TournamentGameAdmin(admin.ModelAdmin):
+class TournamentGameAdmin(admin.ModelAdmin[TournamentGame]):
     list_display = ["tournament", "round", "table", "deal", "rotation", "match"]
     raw_id_fields = ["tournament", "match"]

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import secrets
 from collections.abc import Collection, Sequence
 from typing import TypeVar
 
+from arena.seeds import draw_seed
+
 T = TypeVar("T")
 
-MAX_SEED = 2**31 - 1
 
 
 def round_robin_tables(entries: Sequence[T], size: int) -> list[tuple[T, ...]]:
@@ -96,4 +96,4 @@ def deal_seed() -> int:
     """A fresh seed for one deal, drawn once and shared by every rotation of it: that is what makes a
     deal duplicate. Drawn at random, never derived from the tournament, round or table numbers,
     which are public: a seed anyone can compute is a deal anyone can read before it is played."""
-    return secrets.randbelow(MAX_SEED)
+    return draw_seed()

@@ -12,13 +12,13 @@ from arena.tournaments import actions
 from arena.tournaments.models import Tournament, TournamentEntry, TournamentGame
 
 
-class ProgressSerializer(serializers.Serializer):
+class ProgressSerializer(serializers.Serializer[dict[str, Any]]):
     done = serializers.IntegerField(help_text="Games finished (or failed).")
     total = serializers.IntegerField()
     failed = serializers.IntegerField()
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[dict[str, Any]]):
     rank = serializers.IntegerField()
     entry = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -31,7 +31,7 @@ class StandingSerializer(serializers.Serializer):
     forfeits = serializers.IntegerField()
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(serializers.ModelSerializer[TournamentEntry]):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name", read_only=True)
     version = serializers.IntegerField(source="version.number", read_only=True, allow_null=True, default=None)
@@ -42,7 +42,7 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "name", "version", "dropped", "created_at"]
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
     progress = serializers.SerializerMethodField()
     entries = EntrySerializer(many=True, read_only=True)
@@ -108,7 +108,7 @@ class TournamentDetailSerializer(TournamentSerializer):
         return rows
 
 
-class TournamentCreateSerializer(serializers.Serializer):
+class TournamentCreateSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=100)
     game = serializers.CharField(max_length=32, default="part-du-chef")
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
@@ -121,11 +121,11 @@ class TournamentCreateSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
-class EntryCreateSerializer(serializers.Serializer):
+class EntryCreateSerializer(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField(min_value=1, help_text="The bot's id (one's own bot).")
 
 
-class TournamentGameSerializer(HeldBackMixin, serializers.ModelSerializer):
+class TournamentGameSerializer(HeldBackMixin, serializers.ModelSerializer[TournamentGame]):
     match = serializers.IntegerField(source="match_id", read_only=True)
     status = serializers.CharField(source="match.status", read_only=True)
     seed = serializers.IntegerField(

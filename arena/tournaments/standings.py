@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from arena.placing import placings
+from games.part_du_chef.placing import placings
 
 
 def table_points(results: Sequence[tuple[bool, float]]) -> list[float]:
-    """(forfeited, total) per seat -> points per seat, from the seats' placings (arena.placing)."""
+    """(forfeited, total) per seat -> points per seat, from the seats' placings (games.part_du_chef.placing)."""
     placed = placings([total for _, total in results], [forfeited for forfeited, _ in results])
     return [
         sum(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0 for j, theirs in enumerate(placed) if j != i)

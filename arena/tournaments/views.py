@@ -37,9 +37,10 @@ class TournamentViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Tournament],
 ):
     permission_classes = [ReadOrSignedIn]
+    lookup_value_regex = "[0-9]+"
     throttle_scope = "tournament"
 
     def get_queryset(self) -> QuerySet[Tournament]:
@@ -52,7 +53,7 @@ class TournamentViewSet(
             .order_by("-id")
         )
 
-    def get_serializer_class(self) -> Any:
+    def get_serializer_class(self) -> type[TournamentSerializer]:
         return TournamentDetailSerializer if self.action == "retrieve" else TournamentSerializer
 
     def get_throttles(self) -> list[Any]:
@@ -111,5 +112,6 @@ class TournamentViewSet(
             .prefetch_related("match__seats")
             .order_by("round", "table", "deal", "rotation")
         )
-        page = self.paginate_queryset(rows)
+        # DRF pages any queryset; its stubs only take the view's own model.
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
         return self.get_paginated_response(TournamentGameSerializer(page, many=True).data)

@@ -19,7 +19,7 @@ from .simulation import Estimate
 class Side:
     label: str
     score: Estimate  # per deal, the mean over its seats
-    placing: Estimate  # 1 = first; a forfeited seat counts as last, as in the arena's rating
+    placing: Estimate  # 1 = first; a forfeiter below every seat that did not forfeit (games.part_du_chef.placing)
     forfeits: int
     games: int
 
@@ -88,9 +88,7 @@ def compare(
                 scores.append(float(result.totals[seat]))
                 if played.forfeits[seat] is not None:
                     forfeits[key] += 1
-                    placings.append(float(players))
-                else:
-                    placings.append(float(result.ranks[seat]))
+                placings.append(float(played.placings[seat]))
                 if on_game is not None:
                     on_game(played)
             per_deal[key][0].append(sum(scores) / players)

@@ -15,9 +15,20 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .bots import BOT_NAMES
+from .placing import RECORD_FIELD, placings, record_verdict
 from .play import play_state
 from .simulation import GameResult, bot_seed, make_bot
 from .state import State
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the seats of a game played under the failure policy went."""
+
+    # Per seat, why it forfeited (None: it did not).
+    forfeits: tuple[str | None, ...]
+    # Per action of the game, whether the stand-in decided it for a seat that had forfeited.
+    stand_in: tuple[bool, ...]
 
 
 class BotResolver(Protocol):
@@ -35,8 +46,8 @@ class BotResolver(Protocol):
         Raises BotError naming the problem when ``spec`` is of its kind but unusable.
         """
 
-    def play(self, state: State, seats: Sequence[Any]) -> list[str | None]:
-        """Play ``state`` to its end with these seats; per seat, why it forfeited (None: it did not)."""
+    def play(self, state: State, seats: Sequence[Any]) -> Outcome:
+        """Play ``state`` to its end with these seats, under the arena's failure policy."""
 
     def close(self) -> None:
         """Release whatever resolving took (unpacked files...)."""
@@ -65,6 +76,8 @@ class NamedBot:
 class Played:
     result: GameResult
     forfeits: tuple[str | None, ...]
+    # The arena's placings (games.part_du_chef.placing): a forfeiter below every seat that did not forfeit.
+    placings: tuple[int, ...]
 
 
 _PROGRAM_HINTS = (".py", ".js", ".zip", "/", "\\", "http:", "https:")
@@ -101,19 +114,23 @@ def play_lineup(bots: Sequence[NamedBot], seed: int, *, marianne: bool = False, 
     seats = [bot.make(bot_seed(seed, seat)) for seat, bot in enumerate(bots)]
     if externals:
         state = State.new(len(bots), seed, marianne=marianne)
-        forfeits = tuple(externals[0].play(state, seats))
+        outcome = externals[0].play(state, seats)
     else:
         # Built-in bots only: the plain loop, exactly as `simulate` plays them.
         state = play_state(seats, seed, marianne=marianne)
-        forfeits = (None,) * len(bots)
+        outcome = Outcome((None,) * len(bots), (False,) * len(state.history))
+    forfeits = outcome.forfeits
     seconds = time.perf_counter() - start
+    totals = [score.total for score in state.scores()]
+    out = [reason is not None for reason in forfeits]
     record = None
     if with_record:
         extra: dict[str, Any] = {"bots": labels}
         if externals:
+            # As the arena writes them: the verdict (placings, forfeiting seats, who decided each
+            # action) and, for the author, why each seat forfeited.
+            extra[RECORD_FIELD] = record_verdict(totals, out, outcome.stand_in, len(state.history))
             extra["forfeits"] = list(forfeits)
         record = state.to_record(labels, extra)
-    result = GameResult(
-        seed, tuple(labels), tuple(s.total for s in state.scores()), state.ranks(), record, round(seconds, 4)
-    )
-    return Played(result, forfeits)
+    result = GameResult(seed, tuple(labels), tuple(totals), state.ranks(), record, round(seconds, 4))
+    return Played(result, forfeits, placings(totals, out))

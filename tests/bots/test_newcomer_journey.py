@@ -1,4 +1,4 @@
-"""A newcomer's journey through the real stack, default settings, nobody else in the arena: an account,
+"""A newcomer's journey through the real stack, default settings, nobody else in the arena: sign-up,
 one uploaded bot, validation, an arena entry at a 4-player table, and a finished rated arena game
 against house bots, with a real Celery worker and real Celery beat sending the matchmaker's ticks."""
 
@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
@@ -55,13 +54,12 @@ def beat(workers: Workers, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 def test_a_lone_newcomers_bot_plays_a_rated_arena_game_against_house_bots(restore_builtin_bots, workers, beat):
     workers.start("newcomer", concurrency=2, **worker_environment())
-    User.objects.create_user("newcomer", password="a-long-pass-phrase")
-    token = APIClient().post(
-        "/api/auth/token/", {"username": "newcomer", "password": "a-long-pass-phrase"}, format="json"
+    signed_up = APIClient().post(
+        "/api/accounts/", {"username": "newcomer", "password": "a-long-pass-phrase-42"}, format="json"
     )
-    assert token.status_code == 200, token.json()
+    assert signed_up.status_code == 201, signed_up.json()
     me = APIClient()
-    me.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
+    me.credentials(HTTP_AUTHORIZATION=f"Token {signed_up.json()['token']}")
 
     kit = SimpleUploadedFile("bot.py", (STARTER_KITS / "python" / "bot.py").read_bytes())
     created = me.post("/api/bots/", {"name": "first-chef", "file": kit}, format="multipart")

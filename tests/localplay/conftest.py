@@ -22,8 +22,8 @@ from sandbox.slots import processes_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER_KITS = ROOT / "starter-kits"
-SANDBOX_BOTS = ROOT / "tests" / "sandbox" / "bots"
-HOSTILE = ROOT / "tests" / "bots" / "hostile"
+SANDBOX_BOTS = ROOT / "tests" / "hostile_bots"
+HOSTILE = SANDBOX_BOTS
 SLOTS = 4
 # Slot uids of this run alone: other runs on the machine (other people's tests, an arena worker) use others.
 BASE_UID = 300_000 + (os.getpid() % 1000) * SLOTS

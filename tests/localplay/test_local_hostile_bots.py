@@ -36,6 +36,14 @@ def test_a_hostile_bot_forfeits_locally_with_the_arenas_status_and_greedy_finish
     reason = game["forfeits"][0]
     assert reason is not None and reason.startswith(f"{status}: "), reason
     assert game["forfeits"][1] is None
+    # The arena's verdict, as a match of the arena writes it: the forfeiter placed last whatever its
+    # total, and from its failure on, the stand-in deciding its seat's actions.
+    verdict = game["arena"]
+    assert verdict["placings"] == [2, 1] and verdict["forfeited"] == [0]
+    seats = [action["seat"] for action in game["actions"]]
+    assert len(verdict["decided_by"]) == len(seats)
+    assert "stand-in" in [who for who, seat in zip(verdict["decided_by"], seats, strict=True) if seat == 0]
+    assert all(who == "player" for who, seat in zip(verdict["decided_by"], seats, strict=True) if seat == 1)
     assert f"seat 0 {bot} forfeited ({status}: " in stderr
     assert hint in reason + stderr, stderr
     replay(game)  # greedy played the seat on: the game is complete and legal
@@ -43,7 +51,7 @@ def test_a_hostile_bot_forfeits_locally_with_the_arenas_status_and_greedy_finish
 
 def test_a_bot_crashing_mid_game_forfeits_after_its_good_moves(run, tmp_path):
     out = tmp_path / "games.jsonl"
-    bot = kit_zip(tmp_path, (HOSTILE / "crash_mid_game.py").read_text())
+    bot = kit_zip(tmp_path, (HOSTILE / "kit_crash_mid_game.py").read_text())
     code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--out", str(out), fast=True)
     assert code == 0, stderr
     (game,) = records(out)
@@ -52,7 +60,7 @@ def test_a_bot_crashing_mid_game_forfeits_after_its_good_moves(run, tmp_path):
 
 
 def test_a_local_bot_cannot_reach_redis_postgresql_or_the_internet(run, tmp_path):
-    bot = kit_zip(tmp_path, (HOSTILE / "network.py").read_text())
+    bot = kit_zip(tmp_path, (HOSTILE / "kit_network.py").read_text())
     code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--verbose")
     assert code == 0, stderr
     assert "CONNECTED" not in stderr and "forfeited" not in stderr
@@ -63,7 +71,7 @@ def test_a_local_bot_cannot_reach_redis_postgresql_or_the_internet(run, tmp_path
 def test_a_local_bot_can_write_only_to_its_private_tmp(run, tmp_path):
     planted = tmp_path / "planted-by-bot"
     targets = [str(planted), "/usr/planted", "/tmp/planted"]
-    source = (HOSTILE / "write_outside.py").read_text().replace("__TARGETS__", json.dumps(targets))
+    source = (HOSTILE / "kit_write_outside.py").read_text().replace("__TARGETS__", json.dumps(targets))
     bot = kit_zip(tmp_path, source)
     code, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--verbose")
     assert code == 0, stderr

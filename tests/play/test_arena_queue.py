@@ -166,7 +166,7 @@ def test_resigning_makes_a_forfeiter_whose_seat_the_house_plays(
     game = LiveGame.objects.get(pk=match.pk)
     assert game.out == [True, False] and game.deadline is None
     # The house's move for her seat, sent at once (the live update of the table is published beside it).
-    assert [callback.__qualname__.split(".")[0] for callback in callbacks].count("dispatch_turn") == 1
+    assert [callback.__qualname__.split(".")[0] for callback in callbacks].count("send_on_commit") == 1
 
 
 def test_without_house_bots_configured_people_wait_for_people(person: Any, settings: Any) -> None:

@@ -1,21 +1,10 @@
-"""Fixtures for page tests: a clean cache, players with ratings, a finished rated match of people."""
+"""Fixtures for page tests: players with ratings, a finished rated match of people."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-
-@pytest.fixture(autouse=True)
-def _clean_cache() -> Iterator[None]:
-    """Page caches (board sizes, ranks, replays) live in this run's private Redis database."""
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.web.asgi import asgi_site
 from tests.web.browsing import chromium, shot, sign_up
@@ -57,7 +58,16 @@ def _table_for(name: str) -> Any:
 
 
 def _width(page: Any) -> int:
-    return int(page.evaluate("document.documentElement.scrollWidth"))
+    # A page may move on by itself (the lobby takes a player whose table has started to it): measure
+    # the page it settles on.
+    for _ in range(5):
+        try:
+            page.wait_for_load_state("load")
+            return int(page.evaluate("document.documentElement.scrollWidth"))
+        except PlaywrightError as exc:
+            if "context was destroyed" not in str(exc):
+                raise
+    raise AssertionError(f"{page.url} kept navigating")
 
 
 def test_no_page_is_wider_than_a_360_px_phone_and_the_table_keeps_its_controls_in_view(

@@ -24,7 +24,10 @@ def legend_items() -> list[dict[str, Any]]:
     first = {}
     for piece in DECK:
         first[piece.kind] = piece.id  # the last of each kind: a plain slice, not the finisher
-    return [{"chip": pizza.chips([first[kind]]), "name": pizza.sort_name(kind)} for kind in range(len(KIND_NAMES))]
+    return [
+        {"chip": pizza.chips([first[kind]], sample=True), "name": pizza.sort_name(kind)}
+        for kind in range(len(KIND_NAMES))
+    ]
 
 
 LABELS = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -41,5 +42,5 @@ class Command(BaseCommand):
                 disable=not console.is_terminal,
             ) as progress:
                 task = progress.add_task(key, total=Rating.objects.filter(game=key).count())
-                total = standings.rebuild(key, lambda done, task=task: progress.advance(task, done))
+                total = standings.rebuild(key, partial(progress.advance, task))
             self.stdout.write(f"{key}: {total} rated players indexed")

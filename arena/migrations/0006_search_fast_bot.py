@@ -13,6 +13,6 @@ def create_builtin_bots(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("arena", "0004_match_resends")]
+    dependencies = [("arena", "0005_names_unique_any_case")]
 
     operations = [migrations.RunPython(create_builtin_bots, migrations.RunPython.noop)]

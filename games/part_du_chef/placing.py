@@ -1,8 +1,10 @@
-"""The one definition of a seat's final placing, shared by the ratings, the API, profiles and standings.
+"""The one definition of a seat's final placing, shared by the arena (ratings, API, profiles, standings)
+and the local command line (`part-du-chef simulate` records, `compare`).
 
-The game's own ranks (part-du-chef/1 `ranks`) compare totals only. The arena places a seat that
-forfeited below every seat that did not, whatever its total (the stand-in may have played it to
-the best total), exactly as the rating counts it (ratings.elo.outcome): placing 1 is a win.
+The game's own ranks (part-du-chef/1 `ranks`) compare totals only. A seat that forfeited (a bot that
+crashed, timed out or answered wrongly; a person who left) is placed below every seat that did not,
+whatever its total (the stand-in may have played it to the best total), exactly as the arena's
+rating counts it: placing 1 is a win. Records carry it in their `arena` field (docs/record-format.md).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Safe retries: unsafe requests run in one transaction that also stores the answer to their Idempotency-Key."""
