@@ -14,6 +14,7 @@ from arena.models import ArenaEntry
 from arena.secrecy import held_back_reasons
 from arena.submissions.headtohead import head_to_head
 from arena.submissions.models import BotSeat, SubmittedBot
+from arena.submissions.serializers import queue_place
 from ratings.models import Rating
 
 RECENT_SEATS = 200
@@ -75,6 +76,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
         total = totals.get(bot.player_id, {"seats": 0, "forfeits": 0})
         versions = sorted(bot.versions.all(), key=lambda version: -version.number)
         for version in versions:
+            version.queue_place = queue_place(version)  # type: ignore[attr-defined]
             version.log_text = json.dumps(version.log, indent=1, ensure_ascii=False)[:20000]
         status = bot.status_given(versions)
         out.append(
