@@ -456,10 +456,17 @@ def enter_arena(*, player_id: int, game: str, table_size: int, entered_by: Any) 
             f"{spec.key} tables seat {spec.min_players} to {spec.max_players} players, got table_size {table_size}"
         )
     player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise RequestError(f"no player {player_id}")
     # entered_by None: the service itself (house bots entered by an operator's command).
-    allowed = entered_by is None or entered_by.is_staff or (player is not None and player.owner_id == entered_by.id)
-    if player is None or not allowed:
-        raise RequestError(f"unknown player {player_id}")
+    allowed = entered_by is None or entered_by.is_staff or player.owner_id == entered_by.id
+    if not allowed:
+        if player.owner_id is None and player.builtin:
+            raise RequestError(
+                f"player {player_id} ({player.name}) is a built-in bot: it joins the bots' arena by itself, "
+                "as a house bot, whenever a bot waits for opponents"
+            )
+        raise RequestError(f"player {player_id} ({player.name}) belongs to another account; enter your own bots")
     # The arena plays bot matches: who may sit there, and who may wait in its pool.
     check(player, Where.MATCH)
     check(player, Where.ARENA)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-BUILTIN_BOTS = ("random", "greedy", "search")
+BUILTIN_BOTS = ("random", "greedy", "search-fast", "search")
 
 
 def ensure_builtin_bots(player_model: Any) -> list[Any]:

@@ -196,6 +196,11 @@ ARENA_TURN_SECONDS = env_float("ARENA_TURN_SECONDS", 60.0)
 ARENA_MAX_TIMEOUTS = env_int("ARENA_MAX_TIMEOUTS", 3)
 ARENA_HOUSE_BOTS_AFTER_SECONDS = env_float("ARENA_HOUSE_BOTS_AFTER_SECONDS", 30.0)
 ARENA_HOUSE_BOTS = env_list("ARENA_HOUSE_BOTS", ["greedy", "search", "random"])
+# The bots' arena: a bot waiting this long without a full table gets house bots (the built-in ladder).
+ARENA_BOT_HOUSE_AFTER_SECONDS = env_float("ARENA_BOT_HOUSE_AFTER_SECONDS", 10.0)
+# A bot with fewer rated games (or a new version still provisional) plays house bots only: its placement.
+ARENA_BOT_PLACEMENT_GAMES = env_int("ARENA_BOT_PLACEMENT_GAMES", 10)
+ARENA_BOT_HOUSE_BOTS = env_list("ARENA_BOT_HOUSE_BOTS", ["random", "greedy", "search-fast", "search"])
 ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
 
 # --- Request limits and retries (docs/api.md) --------------------------------------------------

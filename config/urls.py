@@ -6,9 +6,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from accounts.views import AccountCreateView, ThrottledTokenView
+from arena.matchmaking.views import ArenaEntryWaitViewSet
 from arena.submissions.views import BotViewSet
 from arena.tournaments.views import TournamentViewSet
-from arena.views import ArenaEntryViewSet, GamesView, MatchViewSet, PlayerViewSet
+from arena.views import GamesView, MatchViewSet, PlayerViewSet
 from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
 
 # Answers JSON under /api/ for unknown paths, non-numeric ids included.
@@ -17,7 +18,7 @@ handler404 = "config.errors.not_found"
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
-router.register("arena/entries", ArenaEntryViewSet, basename="arena-entry")
+router.register("arena/entries", ArenaEntryWaitViewSet, basename="arena-entry")
 router.register("bots", BotViewSet, basename="bot")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 

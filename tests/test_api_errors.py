@@ -144,7 +144,7 @@ def test_a_match_without_a_record_yet_says_so(client: APIClient, bots: list[int]
     [
         ({"player": 1, "game": "chess", "table_size": 2}, "unknown game 'chess'"),
         ({"player": 1, "game": "part-du-chef", "table_size": 7}, "got table_size 7"),
-        ({"player": 999999, "game": "part-du-chef", "table_size": 2}, "unknown player 999999"),
+        ({"player": 999999, "game": "part-du-chef", "table_size": 2}, "no player 999999"),
     ],
 )
 def test_arena_entries_refuse_bad_input(db: None, body: dict, message: str) -> None:
@@ -159,4 +159,5 @@ def test_arena_entries_refuse_bad_input(db: None, body: dict, message: str) -> N
 def test_nobody_enters_someone_elses_bot_in_the_arena(client: APIClient) -> None:
     response = client.post("/api/arena/entries/", {"player": 1, "game": "part-du-chef", "table_size": 2}, format="json")
     assert response.status_code == 400
-    assert "unknown player 1" in response.json()["detail"]
+    # Player 1 is a built-in bot: it is told why it cannot be entered, not that it does not exist.
+    assert "is a built-in bot: it joins the bots' arena by itself" in response.json()["detail"]

@@ -7,9 +7,14 @@ import statistics
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils import timezone
 
+from arena.matchmaking.status import explain
+from arena.models import ArenaEntry
 from arena.secrecy import held_back_reasons
+from arena.submissions.headtohead import head_to_head
 from arena.submissions.models import BotSeat, SubmittedBot
+from arena.submissions.serializers import queue_place
 from ratings.models import Rating
 
 RECENT_SEATS = 200
@@ -54,6 +59,11 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
         if len(recent[seat.player_id]) < RECENT_SEATS:
             recent[seat.player_id].append(seat)
     _hold_back_logs([seat for seats in recent.values() for seat in seats])
+    entries = list(ArenaEntry.objects.filter(player_id__in=ids, active=True).select_related("player", "current_match"))
+    waits = explain(entries, timezone.now())
+    arena: dict[int, list[dict[str, Any]]] = {bot_id: [] for bot_id in ids}
+    for entry in entries:
+        arena[entry.player_id].append({"entry": entry, "wait": waits[entry.id]})
     out = []
     for bot in bots:
         seats = recent[bot.player_id]
@@ -66,6 +76,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
         total = totals.get(bot.player_id, {"seats": 0, "forfeits": 0})
         versions = sorted(bot.versions.all(), key=lambda version: -version.number)
         for version in versions:
+            version.queue_place = queue_place(version)  # type: ignore[attr-defined]
             version.log_text = json.dumps(version.log, indent=1, ensure_ascii=False)[:20000]
         status = bot.status_given(versions)
         out.append(
@@ -76,6 +87,9 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
                 "rating": ratings.get(bot.player_id),
                 "versions": versions,
                 "recent": seats[:SHOWN_SEATS],
+                # Why each arena entry waits and about how long (arena.matchmaking.status).
+                "arena": arena[bot.player_id],
+                "head_to_head": head_to_head(bot.player_id),
                 "stats": {
                     "seats": total["seats"],
                     "forfeits": total["forfeits"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -15,7 +16,30 @@ HELD_BACK_HELP = "null while the match, or another table of its deal, is still p
 BOT_NAME_HELP = "2 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; unique among players."
 
 
+def queue_place(version: BotVersion) -> int | None:
+    """A pending version's place among the versions waiting for validation (1: the next one), or None.
+
+    Validations are sent to the workers in the order they were created, so the place counts the
+    pending versions of every bot created before this one.
+    """
+    if version.status != BotVersion.Status.PENDING:
+        return None
+    ahead = BotVersion.objects.filter(
+        Q(created_at__lt=version.created_at) | Q(created_at=version.created_at, id__lt=version.id),
+        status=BotVersion.Status.PENDING,
+    )
+    return ahead.count() + 1
+
+
 class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
+    queue_place = serializers.SerializerMethodField(
+        help_text="while pending: the place among the versions waiting for validation (1: next), else null"
+    )
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_queue_place(self, version: BotVersion) -> int | None:
+        return queue_place(version)
+
     class Meta:
         model = BotVersion
         fields = [
@@ -26,6 +50,7 @@ class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
             "bundle_sha256",
             "endpoint",
             "status",
+            "queue_place",
             "reason",
             "created_at",
             "validated_at",
@@ -176,3 +201,14 @@ class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer[BotSeat]):
 
     def to_representation(self, instance: BotSeat) -> dict[str, Any]:
         return self.hide_secrets(instance, super().to_representation(instance))
+
+
+class HeadToHeadSerializer(serializers.Serializer[Any]):
+    opponent = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="games this bot placed first")
+    mean_placing = serializers.FloatField(help_text="this bot's mean placing in those games (1 is best)")
+    above = serializers.IntegerField(help_text="games this bot placed above the opponent")
+    opponent_mean_placing = serializers.FloatField()

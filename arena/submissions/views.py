@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from arena.errors import BadRequest
 from arena.names import name_refusal
 from arena.submissions import actions
+from arena.submissions.headtohead import head_to_head
 from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
 from arena.submissions.serializers import (
     BotCreateSerializer,
@@ -25,6 +26,7 @@ from arena.submissions.serializers import (
     BotSerializer,
     BotVersionDetailSerializer,
     BotVersionSerializer,
+    HeadToHeadSerializer,
     SourceSerializer,
 )
 from config.limits import DepthLimitedJSONParser
@@ -143,3 +145,10 @@ class BotViewSet(
         # DRF pages any queryset; its stubs only take the view's own model.
         page = self.paginate_queryset(rows)  # type: ignore[arg-type]
         return self.get_paginated_response(BotSeatSerializer(page, many=True).data)
+
+    @extend_schema(responses=HeadToHeadSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="head-to-head")
+    def head_to_head(self, request: Request, id: str | None = None) -> Response:
+        """Per opponent in rated games: games, wins, mean placing (a forfeit counts last); owner only."""
+        bot = self.get_object()
+        return Response(HeadToHeadSerializer(head_to_head(bot.pk), many=True).data)

@@ -88,10 +88,20 @@ def create_tournament(*, created_by: Any, **fields: Any) -> Tournament:
 
 
 def enter(tournament: Tournament, *, player_id: int, user: Any) -> TournamentEntry:
-    """Enter one's own bot (staff may also enter built-in bots) while registration is open."""
-    player = Player.objects.filter(pk=player_id, kind=Player.Kind.BOT).first()
-    if player is None or not (player.owner_id == user.id or (user.is_staff and player.builtin)):
-        raise RequestError(f"unknown bot {player_id}")
+    """Enter one's own bot while registration is open; built-in bots: staff, or the tournament's organiser."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise RequestError(f"no player {player_id}")
+    if player.kind != Player.Kind.BOT:
+        raise RequestError(f"player {player_id} ({player.name}) is a person; tournaments are played by bots")
+    if player.builtin and player.owner_id is None:
+        if not (user.is_staff or tournament.created_by_id == user.id):
+            raise RequestError(
+                f"bot {player_id} ({player.name}) is a built-in bot: only the tournament's organiser "
+                "(or staff) may enter it; create a tournament of your own to play against it"
+            )
+    elif player.owner_id != user.id:
+        raise RequestError(f"bot {player_id} ({player.name}) belongs to another account; enter your own bots")
     if not player.builtin:
         bot = SubmittedBot.objects.filter(pk=player.id).first()
         if bot is None or bot.game != tournament.game:

@@ -14,7 +14,7 @@ from .conftest import STARTER_KITS, worker_environment
 
 
 def test_upload_validate_enter_the_arena_and_a_duplicate_round_robin_then_read_the_standings(
-    restore_builtin_bots, workers, client_for
+    restore_builtin_bots, workers, client_for, settings
 ):
     workers.start("e2e", concurrency=2, **worker_environment())
     alice, boss, anyone = client_for("alice"), client_for("boss"), APIClient()
@@ -34,7 +34,9 @@ def test_upload_validate_enter_the_arena_and_a_duplicate_round_robin_then_read_t
     assert version["status"] == "active" and len(version["log"]) == 2
     assert not any(game["forfeited"] for game in version["log"])
 
-    # The arena: alice's bot and a built-in bot entered by staff; the matchmaker seats them.
+    # The arena: alice's bot and a built-in bot entered by staff; the matchmaker seats them (with
+    # placement off: a new bot would first play the house ladder alone, tests/test_arena_house_bots.py).
+    settings.ARENA_BOT_PLACEMENT_GAMES = 0
     greedy = Player.objects.get(name="greedy")
     entry = alice.post(
         "/api/arena/entries/", {"player": bot_id, "game": "part-du-chef", "table_size": 2}, format="json"

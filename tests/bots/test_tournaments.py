@@ -73,7 +73,10 @@ def test_entries_are_ones_own_bots_and_registration_closes_at_the_start(client_f
     tournament = _create(alice, table_size=2).json()
     url = f"/api/tournaments/{tournament['id']}/entries/"
     assert bob.post(url, {"player": mine.pk}).status_code == 400  # not bob's bot
-    assert alice.post(url, {"player": make_bots(1)[0].pk}).status_code == 400  # built-ins: staff only
+    built_in = make_bots(1)[0]
+    refused = bob.post(url, {"player": built_in.pk})  # built-ins: the organiser or staff
+    assert refused.status_code == 400 and "only the tournament's organiser" in refused.json()["detail"]
+    assert alice.post(url, {"player": built_in.pk}).status_code == 201
     entry = alice.post(url, {"player": mine.pk}).json()
     assert boss.post(url, {"player": make_bots(1, prefix="house")[0].pk}).status_code == 201
     assert bob.delete(f"{url}{entry['id']}/").status_code == 404

@@ -52,8 +52,9 @@ def test_an_owner_sees_versions_validation_latency_and_forfeits_of_their_bots_on
     make_bot(other, "piet-bot", [(False, [1])])
     client = Client()
     client.force_login(owner)
-    # Session, user, bots with players, versions, ratings, seat totals, recent seats, their tournament deals.
-    with django_assert_num_queries(8):
+    # Session, user, bots with players, versions, ratings, seat totals, recent seats, their tournament deals,
+    # arena entries, the head-to-head table of the one bot.
+    with django_assert_num_queries(10):
         response = client.get("/my-bots/")
     body = response.content.decode()
     assert response.status_code == 200
@@ -84,3 +85,40 @@ def test_a_bot_still_playing_its_active_version_shows_active_while_a_new_one_val
     api = APIClient()
     api.force_authenticate(owner)
     assert api.get(f"/api/bots/{player.id}/").json()["status"] == "active"
+
+
+def test_an_owner_sees_why_their_bot_waits_in_the_arena_and_for_about_how_long(db: None, settings: Any) -> None:
+    from django.contrib.auth.models import User
+
+    from arena import actions
+    from ratings.models import Rating
+
+    settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10.0
+    owner = User.objects.create_user("olga", password="a-long-passphrase")
+    player = make_bot(owner, "olga-bot", [])
+    Rating.objects.create(player=player, game="part-du-chef", kind="bot", rating=1500.0, games=40)
+    actions.enter_arena(player_id=player.id, game="part-du-chef", table_size=3, entered_by=owner)
+    client = Client()
+    client.force_login(owner)
+    body = client.get("/my-bots/").content.decode()
+    assert "In the arena" in body and "3-player tables: waiting for bots of other owners" in body
+    assert "house bots fill the empty seats after 10 s of waiting" in body and "(about 12 s)" in body
+
+
+def test_an_owner_sees_the_head_to_head_table_of_their_bot(db: None) -> None:
+    from django.contrib.auth.models import User
+
+    from arena.models import MatchSeat
+
+    owner = User.objects.create_user("olga", password="a-long-passphrase")
+    player = make_bot(owner, "olga-bot", [(False, [10]), (False, [10]), (True, [10])])
+    for index, seat in enumerate(MatchSeat.objects.filter(match__seats__player=player).order_by("match_id", "seat")):
+        mine_first = index < 4 and seat.seat == 0 or index >= 4 and seat.seat == 1
+        seat.rank = 1 if mine_first else 2
+        seat.save(update_fields=["rank"])
+    client = Client()
+    client.force_login(owner)
+    body = client.get("/my-bots/").content.decode()
+    assert "Head to head" in body
+    # Against random: 3 rated games, 2 won, placed above twice, mean placing (1 + 1 + 2) / 3.
+    assert ">random</a></td><td>3</td><td>2</td><td>2</td><td>1.33</td>" in body
