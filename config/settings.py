@@ -177,6 +177,8 @@ ARENA_BOT_UPLOAD_MAX_BYTES = env_int("ARENA_BOT_UPLOAD_MAX_BYTES", 1024 * 1024)
 # Hosted bots on loopback or private addresses: for local development only.
 ARENA_BOT_ALLOW_PRIVATE_URLS = env_bool("ARENA_BOT_ALLOW_PRIVATE_URLS", False)
 ARENA_BOT_VALIDATION_GAMES = env_int("ARENA_BOT_VALIDATION_GAMES", 2)
+# Most deals one comparison of two versions may ask for (each deal: every seat, both versions).
+ARENA_COMPARE_MAX_DEALS = min(50, env_int("ARENA_COMPARE_MAX_DEALS", 10))
 # A bot forfeiting in at least this share of its last arena matches is suspended from the arena.
 ARENA_BOT_SUSPEND_WINDOW = env_int("ARENA_BOT_SUSPEND_WINDOW", 20)
 ARENA_BOT_SUSPEND_RATIO = env_float("ARENA_BOT_SUSPEND_RATIO", 0.25)
@@ -358,6 +360,7 @@ REST_FRAMEWORK = {
         "arena-entry": env_str("ARENA_THROTTLE_ARENA_ENTRY", "300/hour"),
         "play-action": env_str("ARENA_THROTTLE_PLAY_ACTION", "3600/hour"),
         "bot-upload": env_str("ARENA_THROTTLE_BOT_UPLOAD", "60/hour"),
+        "bot-compare": env_str("ARENA_THROTTLE_BOT_COMPARE", "20/hour"),
         "tournament": env_str("ARENA_THROTTLE_TOURNAMENT", "120/hour"),
     },
     "EXCEPTION_HANDLER": "config.errors.json_exception_handler",

@@ -13,12 +13,13 @@ from arena.matchmaking.status import explain
 from arena.models import ArenaEntry
 from arena.secrecy import held_back_reasons
 from arena.submissions.headtohead import head_to_head
-from arena.submissions.models import BotSeat, SubmittedBot
+from arena.submissions.models import BotComparison, BotSeat, SubmittedBot
 from arena.submissions.serializers import queue_place
 from ratings.models import Rating
 
 RECENT_SEATS = 200
 SHOWN_SEATS = 10
+SHOWN_COMPARISONS = 5
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -90,6 +91,11 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
                 # Why each arena entry waits and about how long (arena.matchmaking.status).
                 "arena": arena[bot.player_id],
                 "head_to_head": head_to_head(bot.player_id),
+                "comparisons": list(
+                    BotComparison.objects.filter(bot_id=bot.player_id)
+                    .select_related("version", "against__bot__player")
+                    .order_by("-created_at", "-id")[:SHOWN_COMPARISONS]
+                ),
                 "stats": {
                     "seats": total["seats"],
                     "forfeits": total["forfeits"],

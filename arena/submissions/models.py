@@ -122,3 +122,36 @@ class BotSeat(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} seat {self.seat}: version {self.version_id}"
+
+
+class BotComparison(models.Model):
+    """An owner's friendly comparison of a version against another one (never rated): queued -> running ->
+    finished (with `result`) or failed (with `error`)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+        FAILED = "failed", "failed"
+
+    bot = models.ForeignKey(SubmittedBot, on_delete=models.CASCADE, related_name="comparisons")
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="comparisons")
+    against = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="compared_against")
+    deals = models.PositiveSmallIntegerField()
+    opponents = models.JSONField(default=list)
+    marianne = models.BooleanField(default=False)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    games_done = models.PositiveIntegerField(default=0)
+    games_total = models.PositiveIntegerField()
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["bot", "-created_at"], name="comparison_bot_newest")]
+
+    def __str__(self) -> str:
+        return f"comparison {self.pk}: version {self.version_id} against {self.against_id} ({self.status})"

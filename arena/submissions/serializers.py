@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from arena.serializers import HeldBackMixin, SecretsListSerializer
-from arena.submissions.models import BOT_STATUSES, BotSeat, BotVersion, SubmittedBot
+from arena.submissions.models import BOT_STATUSES, BotComparison, BotSeat, BotVersion, SubmittedBot
 
 BOT_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$"
 HELD_BACK_HELP = "null while the match, or another table of its deal, is still playing"
@@ -212,3 +212,56 @@ class HeadToHeadSerializer(serializers.Serializer[Any]):
     mean_placing = serializers.FloatField(help_text="this bot's mean placing in those games (1 is best)")
     above = serializers.IntegerField(help_text="games this bot placed above the opponent")
     opponent_mean_placing = serializers.FloatField()
+
+
+class CompareAgainstSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(required=False, min_value=1, help_text="a version number of this bot")
+    bot = serializers.IntegerField(required=False, min_value=1, help_text="another of your bots (its active version)")
+
+
+class CompareRequestSerializer(serializers.Serializer[Any]):
+    against = CompareAgainstSerializer(help_text='{"version": n} or {"bot": id}')
+    deals = serializers.IntegerField(default=10, help_text="1 to ARENA_COMPARE_MAX_DEALS (10 unless configured)")
+    opponents = serializers.ListField(
+        child=serializers.CharField(max_length=32), default=["greedy"], help_text="built-in bots: greedy, random"
+    )
+    marianne = serializers.BooleanField(default=False)
+
+
+class CompareProgressSerializer(serializers.Serializer[Any]):
+    games_done = serializers.IntegerField()
+    games_total = serializers.IntegerField()
+
+
+class ComparisonSerializer(serializers.ModelSerializer[BotComparison]):
+    bot = serializers.IntegerField(source="bot_id", read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True)
+    against = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+
+    @extend_schema_field({"type": "object", "properties": {"bot": {"type": "integer"}, "version": {"type": "integer"}}})
+    def get_against(self, comparison: BotComparison) -> dict[str, int]:
+        return {"bot": comparison.against.bot_id, "version": comparison.against.number}
+
+    @extend_schema_field(CompareProgressSerializer)
+    def get_progress(self, comparison: BotComparison) -> dict[str, int]:
+        return {"games_done": comparison.games_done, "games_total": comparison.games_total}
+
+    class Meta:
+        model = BotComparison
+        fields = [
+            "id",
+            "bot",
+            "version",
+            "against",
+            "deals",
+            "opponents",
+            "marianne",
+            "status",
+            "progress",
+            "result",
+            "error",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = fields

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from arena.submissions import actions
+from arena.submissions import actions, comparing
 from arena.submissions.actions import VALIDATION_LEASE_SECONDS
 
 
@@ -22,3 +22,14 @@ def validate_version(version_id: int) -> str:
 @shared_task(name="submissions.sweep_validations", acks_late=True, time_limit=60)
 def sweep_validations() -> dict[str, int]:
     return actions.sweep_validations()
+
+
+@shared_task(  # type: ignore[call-overload, untyped-decorator]  # Celery takes float seconds; its stubs say int
+    name=comparing.COMPARE_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=comparing.COMPARE_TIME_LIMIT_SECONDS * 0.95,
+    time_limit=comparing.COMPARE_TIME_LIMIT_SECONDS,
+)
+def run_compare(comparison_id: int) -> str:
+    return comparing.run_compare(int(comparison_id))

@@ -17,15 +17,17 @@ from rest_framework.response import Response
 
 from arena.errors import BadRequest
 from arena.names import name_refusal
-from arena.submissions import actions
+from arena.submissions import actions, comparing
 from arena.submissions.headtohead import head_to_head
-from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
+from arena.submissions.models import BotComparison, BotSeat, BotVersion, SubmittedBot
 from arena.submissions.serializers import (
     BotCreateSerializer,
     BotSeatSerializer,
     BotSerializer,
     BotVersionDetailSerializer,
     BotVersionSerializer,
+    CompareRequestSerializer,
+    ComparisonSerializer,
     HeadToHeadSerializer,
     SourceSerializer,
 )
@@ -70,6 +72,9 @@ class BotViewSet(
         )
 
     def get_throttles(self) -> list[Any]:
+        if self.action == "compare":
+            self.throttle_scope = "bot-compare"
+            return super().get_throttles()
         uploads = self.action == "create" or (self.action == "versions" and self.request.method == "POST")
         return super().get_throttles() if uploads else []
 
@@ -152,3 +157,39 @@ class BotViewSet(
         """Per opponent in rated games: games, wins, mean placing (a forfeit counts last); owner only."""
         bot = self.get_object()
         return Response(HeadToHeadSerializer(head_to_head(bot.pk), many=True).data)
+
+    @extend_schema(request=CompareRequestSerializer, responses={202: ComparisonSerializer})
+    @action(detail=True, methods=["post"])
+    def compare(self, request: Request, id: str | None = None) -> Response:
+        """Queue friendly games of the active version against another version (never rated); owner only."""
+        bot = self.get_object()
+        incoming = CompareRequestSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        comparison = comparing.request_compare(
+            bot,
+            against={key: value for key, value in data["against"].items() if value is not None},
+            deals=data["deals"],
+            opponents=data["opponents"],
+            marianne=data["marianne"],
+        )
+        row = self._comparisons(bot).get(pk=comparison.pk)
+        return Response(ComparisonSerializer(row).data, status=status.HTTP_202_ACCEPTED)
+
+    def _comparisons(self, bot: SubmittedBot) -> QuerySet[BotComparison]:
+        return BotComparison.objects.filter(bot=bot).select_related("version", "against").order_by("-created_at", "-id")
+
+    @extend_schema(responses=ComparisonSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def compares(self, request: Request, id: str | None = None) -> Response:
+        """The bot's comparisons, newest first (owner only)."""
+        bot = self.get_object()
+        page = self.paginate_queryset(self._comparisons(bot))  # type: ignore[arg-type]
+        return self.get_paginated_response(ComparisonSerializer(page, many=True).data)
+
+    @extend_schema(responses=ComparisonSerializer)
+    @action(detail=True, methods=["get"], url_path=r"compares/(?P<cid>[0-9]+)")
+    def comparison(self, request: Request, id: str | None = None, cid: str | None = None) -> Response:
+        bot = self.get_object()
+        row = get_object_or_404(self._comparisons(bot), pk=int(cid or 0))
+        return Response(ComparisonSerializer(row).data)

@@ -1,0 +1,113 @@
+"""POST /api/bots/{id}/compare/: friendly games of one version against another, the verdict in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from arena.models import Match, Player
+from arena.submissions import comparing
+from arena.submissions.models import BotComparison, BotVersion, SubmittedBot
+from tests.support import wait_until
+
+from .conftest import STARTER_KITS, worker_environment
+
+
+def own_bot(user: Any, name: str, statuses: list[str]) -> SubmittedBot:
+    """A bot with versions 1.. of these statuses, hosted (no validation is run for it)."""
+    player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=user)
+    bot = SubmittedBot.objects.create(player=player, game="part-du-chef")
+    for number, status in enumerate(statuses, start=1):
+        BotVersion.objects.create(
+            bot=bot, number=number, source="endpoint", endpoint="https://bots.example.org/", status=status
+        )
+    return bot
+
+
+def test_the_body_is_checked_and_each_problem_is_named(users, client_for):
+    alice = client_for("alice")
+    mine = own_bot(users["alice"], "alices-chef", ["retired", "rejected", "active"])
+    other = own_bot(users["alice"], "alices-other", ["active"])
+    bobs = own_bot(users["bob"], "bobs-chef", ["active"])
+
+    def compare(body: dict[str, Any], bot: SubmittedBot = mine) -> Any:
+        return alice.post(f"/api/bots/{bot.pk}/compare/", body, format="json")
+
+    answer = compare({"against": {"version": 9}})
+    assert answer.status_code == 400 and "has no version 9" in str(answer.json())
+    answer = compare({"against": {"version": 2}})
+    assert answer.status_code == 400 and "version 2 is rejected" in str(answer.json())
+    answer = compare({"against": {"version": 3}})
+    assert answer.status_code == 400 and "itself" in str(answer.json())
+    answer = compare({"against": {"bot": bobs.pk}})
+    assert answer.status_code == 400 and f"you have no bot {bobs.pk}" in str(answer.json())
+    answer = compare({"against": {"version": 1}, "deals": 51})
+    assert answer.status_code == 400 and "1 to 10 deals" in str(answer.json())
+    answer = compare({"against": {"version": 1}, "opponents": ["search"]})
+    assert answer.status_code == 400 and "unknown 'search'" in str(answer.json())
+    answer = compare({"against": {}})
+    assert answer.status_code == 400 and "either" in str(answer.json())
+    assert compare({"against": {"version": 1}}, bot=bobs).status_code == 404
+    assert client_for("bob").get(f"/api/bots/{mine.pk}/compares/").status_code == 404
+    assert BotComparison.objects.count() == 0
+
+    answer = compare({"against": {"bot": other.pk}, "deals": 3, "opponents": ["greedy", "random"]})
+    assert answer.status_code == 202, answer.json()
+    body = answer.json()
+    assert body["status"] == "queued" and body["version"] == 3
+    assert body["against"] == {"bot": other.pk, "version": 1}
+    assert body["progress"] == {"games_done": 0, "games_total": 2 * 3 * 3}
+    listed = alice.get(f"/api/bots/{mine.pk}/compares/").json()
+    assert [row["id"] for row in listed["results"]] == [body["id"]]
+    assert alice.get(f"/api/bots/{mine.pk}/compares/{body['id']}/").json()["deals"] == 3
+    assert client_for("bob").get(f"/api/bots/{mine.pk}/compares/{body['id']}/").status_code == 404
+
+
+def test_a_worker_compares_the_starter_kit_with_itself_and_finds_no_difference(
+    restore_builtin_bots, workers, client_for, users
+):
+    workers.start("compare", concurrency=1, **worker_environment())
+    alice = client_for("alice")
+    kit = (STARTER_KITS / "python" / "bot.py").read_bytes()
+    created = alice.post("/api/bots/", {"name": "alices-kit", "file": SimpleUploadedFile("bot.py", kit)})
+    bot_id = created.json()["id"]
+
+    def version_status(number: int) -> str:
+        return str(BotVersion.objects.get(bot_id=bot_id, number=number).status)
+
+    wait_until(lambda: version_status(1) == "active", 120, "version 1 to be validated", workers.tail())
+    added = alice.post(f"/api/bots/{bot_id}/versions/", {"file": SimpleUploadedFile("bot.py", kit)})
+    assert added.status_code == 201
+    wait_until(lambda: version_status(2) == "active", 120, "version 2 to be validated", workers.tail())
+    matches_before = Match.objects.count()
+
+    asked = alice.post(f"/api/bots/{bot_id}/compare/", {"against": {"version": 1}, "deals": 2}, format="json")
+    assert asked.status_code == 202, asked.json()
+    cid = asked.json()["id"]
+
+    def shown() -> dict[str, Any]:
+        return alice.get(f"/api/bots/{bot_id}/compares/{cid}/").json()
+
+    wait_until(lambda: shown()["status"] in ("finished", "failed"), 180, "the comparison", workers.tail())
+    done = shown()
+    assert done["status"] == "finished", done["error"]
+    assert done["progress"] == {"games_done": 8, "games_total": 8}
+    result = done["result"]
+    diff = result["score_diff"]
+    assert diff["n"] == 2
+    assert diff["mean"] - diff["ci95"] <= 0 <= diff["mean"] + diff["ci95"]
+    assert result["verdict"].startswith("no significant difference between alices-kit v2 and alices-kit v1")
+    assert result["version"]["forfeits"] == 0 and result["against"]["forfeits"] == 0
+    assert Match.objects.count() == matches_before  # friendly games of their own: nothing rated, no match rows
+
+    # A re-delivered task finds the comparison claimed and changes nothing.
+    before = BotComparison.objects.values().get(pk=cid)
+    assert comparing.run_compare(cid) == "not claimed"
+    assert BotComparison.objects.values().get(pk=cid) == before
+
+    page = Client()
+    page.force_login(users["alice"])
+    html = page.get("/my-bots/").content.decode()
+    assert "Comparisons" in html and "no significant difference between alices-kit v2 and alices-kit v1" in html
