@@ -6,7 +6,8 @@ import json
 import statistics
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from arena.matchmaking.status import explain
@@ -33,6 +34,22 @@ def _hold_back_logs(seats: list[BotSeat]) -> None:
     for seat in seats:
         if reasons[seat.match_id] is not None:
             seat.moves, seat.stderr, seat.forfeit_reason = [], "", ""
+
+
+def latest_comparisons(ids: list[int]) -> dict[int, list[BotComparison]]:
+    """Each bot's newest comparisons, in one query for all the bots of the page."""
+    newest = Window(RowNumber(), partition_by=[F("bot_id")], order_by=[F("created_at").desc(), F("id").desc()])
+    rows = (
+        BotComparison.objects.filter(bot_id__in=ids)
+        .annotate(newest=newest)
+        .filter(newest__lte=SHOWN_COMPARISONS)
+        .select_related("version", "against__bot__player")
+        .order_by("bot_id", "newest")
+    )
+    out: dict[int, list[BotComparison]] = {bot_id: [] for bot_id in ids}
+    for row in rows:
+        out[row.bot_id].append(row)
+    return out
 
 
 def owner_bots(user: Any) -> list[dict[str, Any]]:
@@ -65,6 +82,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
     arena: dict[int, list[dict[str, Any]]] = {bot_id: [] for bot_id in ids}
     for entry in entries:
         arena[entry.player_id].append({"entry": entry, "wait": waits[entry.id]})
+    comparisons = latest_comparisons(ids)
     out = []
     for bot in bots:
         seats = recent[bot.player_id]
@@ -91,11 +109,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
                 # Why each arena entry waits and about how long (arena.matchmaking.status).
                 "arena": arena[bot.player_id],
                 "head_to_head": head_to_head(bot.player_id),
-                "comparisons": list(
-                    BotComparison.objects.filter(bot_id=bot.player_id)
-                    .select_related("version", "against__bot__player")
-                    .order_by("-created_at", "-id")[:SHOWN_COMPARISONS]
-                ),
+                "comparisons": comparisons[bot.player_id],
                 "stats": {
                     "seats": total["seats"],
                     "forfeits": total["forfeits"],
