@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from rest_framework.throttling import ScopedRateThrottle
 
 from arena.models import Match, Player
 from arena.submissions import comparing
@@ -111,3 +112,24 @@ def test_a_worker_compares_the_starter_kit_with_itself_and_finds_no_difference(
     page.force_login(users["alice"])
     html = page.get("/my-bots/").content.decode()
     assert "Comparisons" in html and "no significant difference between alices-kit v2 and alices-kit v1" in html
+
+
+def test_a_retried_request_queues_one_comparison_and_the_bot_compare_throttle_counts_per_user(
+    users, client_for, monkeypatch
+):
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "bot-compare", "2/hour")
+    alice = client_for("alice")
+    mine = own_bot(users["alice"], "alices-chef", ["retired", "active"])
+    url, body = f"/api/bots/{mine.pk}/compare/", {"against": {"version": 1}, "deals": 1}
+
+    first = alice.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="compare-1")
+    again = alice.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="compare-1")
+    assert first.status_code == again.status_code == 202
+    assert again.json()["id"] == first.json()["id"]
+    assert BotComparison.objects.count() == 1
+
+    assert alice.post(url, body, format="json").status_code == 202
+    refused = alice.post(url, body, format="json")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert BotComparison.objects.count() == 2
+    assert alice.get(f"/api/bots/{mine.pk}/compares/").status_code == 200  # reading is not throttled
