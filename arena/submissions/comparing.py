@@ -79,9 +79,11 @@ def _against(bot: SubmittedBot, against: dict[str, Any]) -> BotVersion:
         version = BotVersion.objects.defer("bundle", "log").filter(bot=bot, number=number).first()
         if version is None:
             raise RequestError(f"against: bot {bot.pk} has no version {number}")
-        if version.status not in PLAYABLE:
+        # Retired covers replaced versions (validated) and versions dropped before validation (not playable).
+        if version.status not in PLAYABLE or version.validated_at is None:
+            never = "" if version.validated_at else " and was never validated"
             raise RequestError(
-                f"against: version {number} is {version.status}; only an active or validated version can play"
+                f"against: version {number} is {version.status}{never}; only an active or validated version can play"
             )
         return version
     if set(against) == {"bot"}:

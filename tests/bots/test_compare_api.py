@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from arena.models import Match, Player
@@ -22,7 +23,12 @@ def own_bot(user: Any, name: str, statuses: list[str]) -> SubmittedBot:
     bot = SubmittedBot.objects.create(player=player, game="part-du-chef")
     for number, status in enumerate(statuses, start=1):
         BotVersion.objects.create(
-            bot=bot, number=number, source="endpoint", endpoint="https://bots.example.org/", status=status
+            bot=bot,
+            number=number,
+            source="endpoint",
+            endpoint="https://bots.example.org/",
+            status=status,
+            validated_at=None if status == "pending" else timezone.now(),
         )
     return bot
 
@@ -40,6 +46,10 @@ def test_the_body_is_checked_and_each_problem_is_named(users, client_for):
     assert answer.status_code == 400 and "has no version 9" in str(answer.json())
     answer = compare({"against": {"version": 2}})
     assert answer.status_code == 400 and "version 2 is rejected" in str(answer.json())
+    BotVersion.objects.filter(bot=mine, number=1).update(validated_at=None)  # dropped before its validation
+    answer = compare({"against": {"version": 1}})
+    assert answer.status_code == 400 and "never validated" in str(answer.json())
+    BotVersion.objects.filter(bot=mine, number=1).update(validated_at=timezone.now())
     answer = compare({"against": {"version": 3}})
     assert answer.status_code == 400 and "itself" in str(answer.json())
     answer = compare({"against": {"bot": bobs.pk}})
