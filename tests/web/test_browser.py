@@ -149,6 +149,25 @@ def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any,
         page.wait_for_selector("text=See the replay and the final scores", timeout=15000)
     shot(alice, "03-play-finished")
 
+    # Every decision has its line in the game log, in order, naming who took it and what it was.
+    players = match.record["players"]
+    log = alice.locator(".game-log li").all_inner_texts()[::-1]  # oldest first
+    moves = [line for line in log if not line.startswith("Pizza ")]
+    assert len(log) == len(match.record["actions"]) + 5
+    assert len(moves) == len(match.record["actions"])
+    for line, action in zip(moves, match.record["actions"], strict=True):
+        who = players[action["seat"]] + (" (you)" if players[action["seat"]] == "alice" else "")
+        assert line.startswith(who), (line, action)
+        if action["type"] == "cut":
+            assert f"cut pizza {action['pizza'] + 1} into 3 portions" in line, line
+        else:
+            assert f"took portion {action['portion'] + 1}" in line, line
+    # The game-over panel: her place and her rating before and after.
+    over = alice.locator("#panel").inner_text()
+    alice_seat = next(seat for seat in MatchSeat.objects.filter(match_id=match_id) if seat.player.name == "alice")
+    assert f"You finished number {alice_seat.rank} of 3." in over
+    assert f"1500 → {alice_seat.rating_after:.0f}" in over
+
     # The ratings moved, once, and alice's profile shows hers.
     seats = list(MatchSeat.objects.filter(match_id=match_id).select_related("player"))
     assert RatingChange.objects.filter(match_id=match_id).count() == 3
