@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -166,8 +167,22 @@ def claim(comparison_id: int) -> bool:
     """queued -> running, once: a re-delivered or repeated task finds nothing to claim."""
     return bool(
         BotComparison.objects.filter(pk=comparison_id, status=BotComparison.Status.QUEUED).update(
-            status=BotComparison.Status.RUNNING
+            status=BotComparison.Status.RUNNING, started_at=timezone.now()
         )
+    )
+
+
+def fail_abandoned(now: datetime | None = None) -> int:
+    """Comparisons still running past their task's hard time limit lost their worker: failed, saying so.
+
+    A re-delivered task finds them claimed and does nothing, so without this they would stay running.
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=COMPARE_TIME_LIMIT_SECONDS + 60)
+    return BotComparison.objects.filter(status=BotComparison.Status.RUNNING, started_at__lt=cutoff).update(
+        status=BotComparison.Status.FAILED,
+        finished_at=now,
+        error="the worker playing this comparison stopped before it finished; start it again",
     )
 
 

@@ -21,7 +21,7 @@ def validate_version(version_id: int) -> str:
 
 @shared_task(name="submissions.sweep_validations", acks_late=True, time_limit=60)
 def sweep_validations() -> dict[str, int]:
-    return actions.sweep_validations()
+    return {**actions.sweep_validations(), "comparisons_failed": comparing.fail_abandoned()}
 
 
 @shared_task(  # type: ignore[call-overload, untyped-decorator]  # Celery takes float seconds; its stubs say int

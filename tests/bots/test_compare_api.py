@@ -143,3 +143,19 @@ def test_a_retried_request_queues_one_comparison_and_the_bot_compare_throttle_co
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert BotComparison.objects.count() == 2
     assert alice.get(f"/api/bots/{mine.pk}/compares/").status_code == 200  # reading is not throttled
+
+
+def test_a_comparison_whose_worker_died_is_failed_by_the_sweep_once_past_its_time_limit(users):
+    from datetime import timedelta
+
+    bot = own_bot(users["alice"], "alices-chef", ["validated", "active"])
+    v1, v2 = bot.versions.order_by("number")
+    row = BotComparison.objects.create(bot=bot, version=v2, against=v1, deals=1, seed=1, games_total=2)
+    assert comparing.claim(row.pk)
+    # Still within the task's hard time limit: it may be playing, and is left alone.
+    assert comparing.fail_abandoned() == 0
+    later = timezone.now() + timedelta(seconds=comparing.COMPARE_TIME_LIMIT_SECONDS + 61)
+    assert comparing.fail_abandoned(now=later) == 1
+    row.refresh_from_db()
+    assert row.status == BotComparison.Status.FAILED and "worker" in row.error and row.finished_at == later
+    assert comparing.run_compare(row.pk) == "not claimed"  # a late re-delivery changes nothing
