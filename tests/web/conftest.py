@@ -1,10 +1,15 @@
-"""Fixtures for page tests: players with ratings, a finished rated match of people."""
+"""Fixtures for page tests: players with ratings, a finished rated match of people, and for the browser
+tests Debian's Chromium (one per test module) and the site served under ASGI."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.web.asgi import asgi_site
+from tests.web.browsing import chromium
 
 
 @pytest.fixture
@@ -31,3 +36,25 @@ def finished_match(db: None) -> Any:
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def site(transactional_db: None, monkeypatch: Any) -> Iterator[str]:
+    from django.db import connections
+
+    from arena.builtin import ensure_builtin_bots
+    from arena.models import Player
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+    ensure_builtin_bots(Player)
+    try:
+        with asgi_site() as base:
+            yield base
+    finally:
+        connections.close_all()

@@ -4,60 +4,14 @@ test-artifacts/ for people to look at."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.web.browsing import shot, sign_up
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"the browser tests drive Debian's chromium at {CHROMIUM}: apt-get install -y chromium")
-
-    # The test drives the browser and reads the database from one thread; Playwright's sync API
-    # keeps an event loop there, which Django would otherwise take for async code.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-def shot(page: Any, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def sign_up(browser: Any, base: str, name: str) -> Any:
-    context = browser.new_context(locale="en-GB", viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    page.goto(f"{base}/signup/")
-    page.get_by_label("Username").fill(name)
-    page.locator("#id_password1").fill("pizza-and-olives-42")
-    page.get_by_label("Password confirmation").fill("pizza-and-olives-42")
-    page.get_by_role("button", name="Create my account").click()
-    page.wait_for_url(f"{base}/play/")
-    return page
 
 
 def decide(page: Any, turn: str, gaps: tuple[str, ...] = ("0", "4", "8")) -> None:

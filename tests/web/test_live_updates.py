@@ -7,20 +7,13 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
 
 from tests.web.asgi import asgi_site
-from tests.web.browsing import chromium, shot, sign_up
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
+from tests.web.browsing import shot, sign_up
 
 
 def _listen(channel: str) -> Any:

@@ -5,39 +5,15 @@ slice and gap by name; and a whole game can be played with the keyboard alone.""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.web.asgi import asgi_site
-from tests.web.browsing import chromium, shot, sign_up
+from tests.web.browsing import shot, sign_up
 
 pytestmark = pytest.mark.slow
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def site(transactional_db: None, monkeypatch: Any) -> Iterator[str]:
-    from django.db import connections
-
-    from arena.builtin import ensure_builtin_bots
-    from arena.models import Player
-
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
-    ensure_builtin_bots(Player)
-    try:
-        with asgi_site() as base:
-            yield base
-    finally:
-        connections.close_all()
 
 
 def _table_for(name: str) -> Any:
