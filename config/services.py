@@ -6,6 +6,7 @@ missing. When a server cannot be reached, prepare_services chooses the embedded 
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from typing import TypedDict
@@ -45,6 +46,11 @@ class _ConnectParams(TypedDict):
     user: str
     password: str | None
     connect_timeout: int
+
+
+def database_tag(name: object) -> str:
+    """A database's name as it stands in Redis key names: safe characters only, at most 60 of them."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", str(name))[-60:]
 
 
 def ensure_postgres_database(target: PostgresTarget, timeout: int = 3) -> str | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ from kombu import Queue
 
 from botclient import limits as bot_limits
 from config.env import env_bool, env_float, env_int, env_list, env_str
-from config.services import parse_postgres_url
+from config.services import database_tag, parse_postgres_url
 
 # Importing the settings does no I/O: `manage.py prepare_services` (run first by scripts/run.sh and
 # scripts/test.sh) creates the database, probes Redis and tells the settings of any fallback through
@@ -116,7 +115,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: Celery broker and cache -----------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 
-_cache_prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", str(DATABASES["default"]["NAME"]))[-60:]
+_cache_prefix = database_tag(DATABASES["default"]["NAME"])
 if REDIS_FALLBACK:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:

@@ -18,7 +18,6 @@ changes are not applied.
 from __future__ import annotations
 
 import logging
-import re
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,11 +26,14 @@ from functools import partial
 from typing import Any
 
 import redis
-from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Player
+
+# `client` is part of this module's interface: the rebuild command and the tests read the index with it.
+from config.service_redis import client as client
+from config.service_redis import namespace
 from ratings.models import Rating
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,6 @@ CATCH_UP_MARGIN = timedelta(minutes=5)
 REBUILD_REQUEST_SECONDS = 600
 FIELDS = ("player_id", "kind", "rating", "games", "provisional_left", "updated_at", "player__name")
 
-_client: redis.Redis | None = None
 _scripts: dict[str, Any] = {}
 
 # KEYS: ready, lines, all, one set per kind. ARGV: (member, kind index, score, games, version, line)
@@ -130,16 +131,6 @@ return 1
 """
 
 
-def client() -> redis.Redis | None:
-    """The process' Redis client, or None when the service runs without Redis."""
-    global _client
-    if settings.REDIS_FALLBACK:
-        return None
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2.0, socket_connect_timeout=2.0)
-    return _client
-
-
 def _run(redis_client: redis.Redis, script: str, keys: Sequence[str], args: Sequence[object]) -> Any:
     """Run a Lua script by its digest (EVALSHA), loading it the first time Redis does not know it."""
     if script not in _scripts:
@@ -148,9 +139,7 @@ def _run(redis_client: redis.Redis, script: str, keys: Sequence[str], args: Sequ
 
 
 def _namespace(game: str) -> str:
-    # One Redis serves every database the service may point at (tests, benchmarks, development).
-    database = re.sub(r"[^A-Za-z0-9_.-]", "_", str(connection.settings_dict["NAME"]))[-60:]
-    return f"arena:{database}:board:{game}"
+    return f"{namespace()}:board:{game}"
 
 
 @dataclass(frozen=True)
@@ -384,8 +373,7 @@ CATCH_UP_OVERLAP = timedelta(seconds=30)
 
 
 def _caught_up_key() -> str:
-    database = re.sub(r"[^A-Za-z0-9_.-]", "_", str(connection.settings_dict["NAME"]))[-60:]
-    return f"arena:{database}:board-caught-up"
+    return f"{namespace()}:board-caught-up"
 
 
 def catch_up() -> int:

@@ -15,26 +15,24 @@ from collections.abc import Iterable
 from typing import Any, TypedDict
 
 import redis
-from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from arena.models import MatchSeat, Player
 from arena.play.models import FriendlyTable, LiveGame, TableSeat
+from config import service_redis
 from web.context import PLAYING_SECONDS, playing_key
 
 log = logging.getLogger(__name__)
 
-_client: redis.Redis | None = None
 # How long the notes of the house's moves outlive the table's last change.
 HOUSE_NOTES_SECONDS = 7 * 24 * 3600
 
 
 def _prefix() -> str:
-    # One Redis serves every database the service may point at (and each test run has its own).
-    return f"arena-live:{connection.settings_dict['NAME']}"
+    return f"{service_redis.namespace()}:live"
 
 
 def table_channel(match_id: int) -> str:
@@ -45,18 +43,9 @@ def player_channel(player_id: int) -> str:
     return f"{_prefix()}:player:{player_id}"
 
 
-def _redis() -> redis.Redis | None:
-    global _client
-    if settings.REDIS_FALLBACK:
-        return None
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-    return _client
-
-
 def publish(channel: str, event: dict[str, Any]) -> None:
     """Send one event now; a page missing it still catches up by polling, so a failure only logs."""
-    client = _redis()
+    client = service_redis.client()
     if client is None:
         return
     try:
@@ -77,7 +66,7 @@ def _house_key(match_id: int) -> str:
 def house_moves(match_id: int) -> dict[int, str]:
     """Decisions (by index in the record) the house took for a person: "clock" when their time ran
     out, "left" once they had left. Kept beside the live updates: the record does not say who chose."""
-    client = _redis()
+    client = service_redis.client()
     if client is None:
         return {}
     try:
@@ -95,7 +84,7 @@ class _SeenClocks(TypedDict):
 def _note_house_move(live: LiveGame) -> None:
     """Compare the saved clocks with the last ones seen: a timeout counted with this decision means the
     house took it; a seat already out when it acted is played by the house."""
-    client = _redis()
+    client = service_redis.client()
     actions = live.record.get("actions") or []
     if client is None or not actions:
         return
@@ -122,7 +111,7 @@ def _note_house_move(live: LiveGame) -> None:
 
 
 def _note_seen(live: LiveGame) -> None:
-    client = _redis()
+    client = service_redis.client()
     if client is None:
         return
     key = _house_key(live.match_id)
