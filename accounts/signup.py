@@ -11,7 +11,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from arena.names import name_refusal
-from arena.play.engine import person_of
+from arena.people import person_of
 
 MAX_NAME = 64
 

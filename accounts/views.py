@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts import throttles
 from accounts.signup import create_account, refusals
-from config.clients import client_address
+from common.clients import client_address
 
 
 class AccountCreateSerializer(serializers.Serializer[dict[str, Any]]):

@@ -8,7 +8,7 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 
 from accounts import throttles
-from config.clients import client_address
+from common.clients import client_address
 
 
 def throttled_page(seconds: int) -> HttpResponse:

@@ -1,7 +1,7 @@
-"""The one way the arena sends work to the Celery workers: by task name, once the transaction commits.
+"""The one way the service sends work to the Celery workers: by task name, once the transaction commits.
 
-Sending by name means no state-changing module imports a tasks module (tasks import actions, never
-the other way), and a task is never sent for rows a rollback took back.
+Sending by name (`common.task_names`) means no state-changing module imports a tasks module (tasks
+import actions, never the other way), and a task is never sent for rows a rollback took back.
 """
 
 from __future__ import annotations
@@ -13,21 +13,28 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
+from common.task_names import OFF_THE_PLAY_QUEUE, TaskName
+
 JsonArg = int | str
 
 
-def _send(name: str, args: Sequence[JsonArg], *, eta: datetime | None = None, queue: str | None = None) -> None:
-    """Send `name(*args)` now; callers go through send_on_commit."""
+def queue_of(name: TaskName) -> str:
+    """The queue a task goes to, read when sent: tests and operators set the queues at run time."""
+    return settings.ARENA_PERIODIC_QUEUE if name in OFF_THE_PLAY_QUEUE else settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def send_now(name: TaskName, args: Sequence[JsonArg], *, eta: datetime | None = None) -> None:
+    """Send `name(*args)` at once: for a sender with no rows of its own to commit (a reader asking for a rebuild)."""
     app = current_app
     if app.conf.task_always_eager:
         # In-process fallback (no Redis): the registry is filled by autodiscovery on first use.
         app.loader.import_default_modules()
         app.tasks[name].apply(args=tuple(args))
         return
-    app.send_task(name, args=list(args), queue=queue or settings.CELERY_TASK_DEFAULT_QUEUE, eta=eta)
+    app.send_task(name, args=list(args), queue=queue_of(name), eta=eta)
 
 
-def send_on_commit(name: str, args: Sequence[JsonArg], *, eta: datetime | None = None) -> None:
+def send_on_commit(name: TaskName, args: Sequence[JsonArg], *, eta: datetime | None = None) -> None:
     """Send `name(*args)` when the surrounding transaction commits (at once when there is none)."""
     arguments = tuple(args)
-    transaction.on_commit(lambda: _send(name, arguments, eta=eta))
+    transaction.on_commit(lambda: send_now(name, arguments, eta=eta))

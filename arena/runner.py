@@ -1,7 +1,7 @@
 """Playing a match's game with the bots seated at it, outside any database transaction.
 
 Every seat's player is resolved to something that acts through the seat kinds registered in
-`arena.seats` (built-in engines here, submitted bots by arena.submissions).
+`arena.seats` (built-in engines here, submitted bots by submissions).
 """
 
 from __future__ import annotations

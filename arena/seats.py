@@ -1,7 +1,7 @@
 """Who may sit where: the one answer to "may this player sit here?", from hooks each kind of seat registers.
 
 The match core knows only built-in bots. The feature apps register their kinds in `AppConfig.ready()`:
-people (arena.play), submitted bots (arena.submissions). House bots are built-in bots. A kind says
+people (play), submitted bots (submissions). House bots are built-in bots. A kind says
 which players it answers for, why one may not sit at a given kind of match (or None), and for
 matches the service plays by itself, what plays the seat.
 

@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from arena.models import ArenaEntry, Match, MatchSeat, Player
+from arena.models import Match, MatchSeat, Player
 from arena.secrecy import held_back_reasons
 from arena.seeds import MAX_SEED
 
@@ -130,22 +130,3 @@ class MatchCreateSerializer(serializers.Serializer[dict[str, Any]]):
     players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=16)
     options = serializers.DictField(required=False, default=dict)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED)
-
-
-class ArenaEntrySerializer(serializers.ModelSerializer[ArenaEntry]):
-    player = serializers.IntegerField(source="player_id")
-    current_match = serializers.IntegerField(source="current_match_id", read_only=True)
-
-    class Meta:
-        model = ArenaEntry
-        fields = [
-            "id",
-            "player",
-            "game",
-            "table_size",
-            "active",
-            "joined_at",
-            "current_match",
-            "tables_played",
-        ]
-        read_only_fields = ["id", "active", "joined_at", "current_match", "tables_played"]

@@ -1,4 +1,4 @@
-"""Thin API views over arena.actions and the models."""
+"""Thin API views of the match core: games, players, matches and their records."""
 
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena import actions
 from arena.errors import BadRequest
-from arena.models import ArenaEntry, Match, Player
+from arena.matches import create_match
+from arena.models import Match, Player
 from arena.secrecy import held_back_reason
 from arena.serializers import (
-    ArenaEntrySerializer,
     GameSerializer,
     MatchCreateSerializer,
     MatchSerializer,
@@ -106,7 +105,7 @@ class MatchViewSet(
         data = incoming.validated_data
         if data["kind"] == Match.Kind.RANKED and not request.user.is_staff:
             raise PermissionDenied("only staff may create ranked matches; rated games are made by the arena")
-        match = actions.create_match(
+        match = create_match(
             game=data["game"],
             kind=data["kind"],
             player_ids=data["players"],
@@ -135,40 +134,3 @@ class MatchViewSet(
                 status=status.HTTP_404_NOT_FOUND,
             )
         return Response(match.record)
-
-
-class ArenaEntryViewSet(
-    mixins.CreateModelMixin,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet[ArenaEntry],
-):
-    """One's own arena entries; other users' entries answer 404."""
-
-    serializer_class = ArenaEntrySerializer
-    lookup_value_regex = "[0-9]+"
-    throttle_scope = "arena-entry"
-
-    def get_queryset(self) -> QuerySet[ArenaEntry]:
-        if getattr(self, "swagger_fake_view", False):
-            return ArenaEntry.objects.none()
-        return ArenaEntry.objects.filter(entered_by_id=self.request.user.pk, active=True).order_by("id")
-
-    def get_throttles(self) -> list[Any]:
-        return super().get_throttles() if self.action == "create" else []
-
-    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        incoming = self.get_serializer(data=request.data)
-        incoming.is_valid(raise_exception=True)
-        data = incoming.validated_data
-        entry = actions.enter_arena(
-            player_id=data["player_id"],
-            game=data["game"],
-            table_size=data["table_size"],
-            entered_by=request.user,
-        )
-        return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
-
-    def perform_destroy(self, instance: ArenaEntry) -> None:
-        actions.leave_arena(instance)

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def bench_database_url() -> str:
-    from config.env import env_str
-    from config.services import parse_postgres_url
+    from common.env import env_str
+    from common.services import parse_postgres_url
 
     url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
     target = parse_postgres_url(url)
@@ -77,8 +77,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from arena import actions
     from arena.models import ArenaEntry, Match, MatchSeat, Player
+    from matchmaking.entries import enter_arena
     from ratings.models import Rating
 
     call_command("migrate", verbosity=0)
@@ -133,7 +133,7 @@ def main() -> None:
         others = [bot(placed=True) for _ in range(company)]
         started = time.monotonic()
         for each in [player, *others]:
-            actions.enter_arena(player_id=each.id, game="part-du-chef", table_size=size, entered_by=each.owner)
+            enter_arena(player_id=each.id, game="part-du-chef", table_size=size, entered_by=each.owner)
         while True:
             if MatchSeat.objects.filter(player=player, match__kind="arena", match__status="finished").exists():
                 seconds = time.monotonic() - started

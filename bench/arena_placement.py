@@ -3,8 +3,8 @@
 The house ladder (random, greedy, search-fast, search) first plays rated games among itself until
 its ratings settle (`--warmup` rounds of every pair). Then bots of known strength — the built-in
 engines themselves, entered under new names by one account (so they never meet each other) — enter
-the arena at 2-player tables and play through the real matchmaker (`arena.matchmaking.tick`) and
-match core (`arena.actions.run_match`), in this process. A newcomer's error is the distance between
+the arena at 2-player tables and play through the real matchmaker (`matchmaker.tick`) and
+match core (`arena.run_match`), in this process. A newcomer's error is the distance between
 its rating and the rating of the house bot of the same engine at that moment. Baseline, in the same
 run: the error at entry (every newcomer starts at 1500).
 
@@ -30,8 +30,8 @@ CHECKPOINTS = (10, 30)
 
 
 def bench_database_url() -> str:
-    from config.env import env_str
-    from config.services import parse_postgres_url
+    from common.env import env_str
+    from common.services import parse_postgres_url
 
     url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
     target = parse_postgres_url(url)
@@ -56,10 +56,13 @@ def main() -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from arena import actions, matchmaking
-    from arena.matchmaking.house import house_players
+    from arena.matches import create_match
     from arena.models import ArenaEntry, Match, Player
+    from matchmaking import matchmaker
+    from matchmaking.entries import enter_arena
+    from matchmaking.house import house_players
     from ratings.models import Rating
+    from results.finish import run_match
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
@@ -73,10 +76,10 @@ def main() -> None:
     ladder = [name for name in settings.ARENA_BOT_HOUSE_BOTS if name in house]
     for _ in range(args.warmup):
         for a, b in itertools.permutations(ladder, 2):
-            match = actions.create_match(
+            match = create_match(
                 game=game, kind=Match.Kind.RANKED, player_ids=[house[a].id, house[b].id], dispatch=False
             )
-            actions.run_match(match.id)
+            run_match(match.id)
 
     def rating(player: Player) -> float:
         row = Rating.objects.filter(player=player, game=game).values_list("rating", flat=True).first()
@@ -96,12 +99,12 @@ def main() -> None:
             error = abs(1500.0 - rating(house[name]))
             errors[0].append(error)
             per_engine[name][0].append(error)
-            actions.enter_arena(player_id=player.id, game=game, table_size=2, entered_by=owner)
+            enter_arena(player_id=player.id, game=game, table_size=2, entered_by=owner)
         played = dict.fromkeys(ladder, 0)
         while min(played.values()) < max(CHECKPOINTS):
             # An hour ahead: every bot past its placement has waited long enough for the house bots.
-            for match_id in matchmaking.tick(timezone.now() + timedelta(hours=1)):
-                actions.run_match(match_id)
+            for match_id in matchmaker.tick(timezone.now() + timedelta(hours=1)):
+                run_match(match_id)
                 seats = list(Match.objects.get(pk=match_id).seats.select_related("player"))
                 for name, player in newcomers.items():
                     if any(seat.player_id == player.id for seat in seats):

@@ -32,8 +32,8 @@ PLAY_TASK = "arena.play_match"
 
 
 def bench_database_url() -> str:
-    from config.env import env_str
-    from config.services import parse_postgres_url
+    from common.env import env_str
+    from common.services import parse_postgres_url
 
     url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
     target = parse_postgres_url(url)
@@ -128,7 +128,7 @@ def main() -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from arena import actions
+    from arena.matches import create_match
     from arena.models import Match, MatchSeat, Player
     from ratings.ledger import replay_ledger
     from ratings.models import RatingChange
@@ -180,7 +180,7 @@ def main() -> None:
                 due = min(args.matches, int((time.monotonic() - started) * args.rate) + 1)
                 while queued < due:
                     seated = rng.sample(players, rng.choice((2, 3, 4)))
-                    actions.create_match(
+                    create_match(
                         game="part-du-chef",
                         kind="ranked",
                         player_ids=[p.id for p in seated],

@@ -101,7 +101,7 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from arena import actions
+    from arena.matches import create_match
     from arena.models import Match
 
     err = Console(stderr=True)
@@ -113,7 +113,7 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
         tables = _tables(_players(), args.matches, args.seats, args.round)
         task = progress.add_task("queue", total=len(tables))
         for seated, seed in tables:
-            match = actions.create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed)
+            match = create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed)
             ids.append(match.id)
             progress.advance(task)
     worker = subprocess.Popen(

@@ -40,8 +40,8 @@ KIT = ROOT / "starter-kits" / "python" / "bot.py"
 
 
 def bench_database_url() -> str:
-    from config.env import env_str
-    from config.services import parse_postgres_url
+    from common.env import env_str
+    from common.services import parse_postgres_url
 
     target = parse_postgres_url(env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena"))
     auth = target.user + (f":{target.password}" if target.password else "")
@@ -92,12 +92,12 @@ def main() -> None:
 
     from arena import runner
     from arena.models import Player
-    from arena.submissions import actions, bundles
-    from arena.submissions.models import SubmittedBot
-    from arena.submissions.seats import get_sandbox
     from botclient.match import play_with_sessions
     from games.part_du_chef import State
     from games.part_du_chef.bots import get_bot
+    from submissions import actions, bundles
+    from submissions.models import SubmittedBot
+    from submissions.seats import get_sandbox
 
     err = Console(stderr=True)
     call_command("migrate", verbosity=0)

@@ -36,8 +36,8 @@ def baseline_context(ref: str) -> Iterator[Path | None]:
 
 def database_url(suffix: str) -> str:
     """DATABASE_URL with `suffix` appended to the database name: a benchmark never touches live data."""
-    from config.env import env_str
-    from config.services import parse_postgres_url
+    from common.env import env_str
+    from common.services import parse_postgres_url
 
     target = parse_postgres_url(env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena"))
     auth = target.user + (f":{target.password}" if target.password else "")

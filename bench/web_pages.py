@@ -49,9 +49,10 @@ def main() -> None:
     from rich.progress import Progress
 
     from arena.models import Match, Player
-    from arena.play.engine import create_live_match, person_of, play_turn
-    from arena.play.models import LiveGame
+    from arena.people import person_of
     from bench.leaderboard import load
+    from play.engine import create_live_match, play_turn
+    from play.models import LiveGame
 
     settings.ALLOWED_HOSTS = ["*"]
     low, high = load(args.players)

@@ -73,7 +73,7 @@ class BotSession(ABC):
         self.started = False
         # Called with what the bot wrote to stderr during each request (the local command's --verbose).
         self.on_stderr: Callable[[str], None] | None = None
-        # The arena's bot version playing through this session (arena.submissions), kept in the match log.
+        # The arena's bot version playing through this session (submissions), kept in the match log.
         self.version_id: int | None = None
 
     # -- transport, supplied by subclasses -----------------------------------------

@@ -11,5 +11,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-# The apps' tasks modules, and the matchmaker's (a part of the arena app, not an app of its own).
-app.autodiscover_tasks(lambda: [*settings.INSTALLED_APPS, "arena.matchmaking"])
+# Every app's tasks module.
+app.autodiscover_tasks(lambda: settings.INSTALLED_APPS)

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from arena.errors import ArenaError
-from config.limits import too_big_message
+from common.limits import too_big_message
 from games.part_du_chef import IllegalAction
 
 log = logging.getLogger(__name__)

@@ -5,14 +5,16 @@ from __future__ import annotations
 import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
 from botclient import limits as bot_limits
-from config.env import env_bool, env_float, env_int, env_list, env_str
-from config.services import database_tag, parse_postgres_url
+from common.env import env_bool, env_float, env_int, env_list, env_str
+from common.services import database_tag, parse_postgres_url
+from common.task_names import OFF_THE_PLAY_QUEUE, TaskName
 
 # Importing the settings does no I/O: `manage.py prepare_services` (run first by scripts/run.sh and
 # scripts/test.sh) creates the database, probes Redis and tells the settings of any fallback through
@@ -219,43 +221,23 @@ ARENA_LOGIN_WINDOW_SECONDS = env_int("ARENA_LOGIN_WINDOW_SECONDS", 900)
 ARENA_SIGNUPS_PER_ADDRESS = env_int("ARENA_SIGNUPS_PER_ADDRESS", 5)
 ARENA_SIGNUP_WINDOW_SECONDS = env_int("ARENA_SIGNUP_WINDOW_SECONDS", 3600)
 
+
+def _every(seconds: float, task: TaskName) -> dict[str, Any]:
+    """A periodic task that expires after its interval: ticks never pile up while no worker runs."""
+    return {"task": task.value, "schedule": seconds, "options": {"expires": seconds}}
+
+
 CELERY_BEAT_SCHEDULE = {
-    "idempotency-purge": {
-        "task": "idempotency.purge",
-        "schedule": ARENA_IDEMPOTENCY_PURGE_SECONDS,
-        "options": {"queue": ARENA_PERIODIC_QUEUE},
-    },
-    "tournaments-tick": {
-        "task": "tournaments.tick",
-        "schedule": ARENA_TOURNAMENT_TICK_SECONDS,
-        "options": {"queue": ARENA_PERIODIC_QUEUE},
-    },
-    "submissions-sweep-validations": {
-        "task": "submissions.sweep_validations",
-        "schedule": ARENA_SWEEP_SECONDS,
-        "options": {"queue": ARENA_PERIODIC_QUEUE},
-    },
-    "play-sweep-turn-clocks": {
-        "task": "play.sweep_turn_clocks",
-        "schedule": ARENA_TURN_SWEEP_SECONDS,
-        "options": {"queue": ARENA_PERIODIC_QUEUE},
-    },
-    "arena-sweep-stuck-matches": {
-        "task": "arena.sweep_stuck_matches",
-        "schedule": ARENA_SWEEP_SECONDS,
-        "options": {"queue": ARENA_PERIODIC_QUEUE},
-    },
-    "ratings-catch-up-leaderboards": {
-        "task": "ratings.catch_up_leaderboards",
-        "schedule": ARENA_SWEEP_SECONDS,
-        "options": {"queue": ARENA_PERIODIC_QUEUE},
-    },
-    "arena-matchmaking-tick": {
-        "task": "arena.matchmaking_tick",
-        "schedule": ARENA_MATCHMAKING_SECONDS,
-        "options": {"queue": ARENA_PERIODIC_QUEUE},
-    },
+    "idempotency-purge": _every(ARENA_IDEMPOTENCY_PURGE_SECONDS, TaskName.PURGE_IDEMPOTENCY_KEYS),
+    "tournaments-tick": _every(ARENA_TOURNAMENT_TICK_SECONDS, TaskName.TOURNAMENT_TICK),
+    "submissions-sweep-validations": _every(ARENA_SWEEP_SECONDS, TaskName.SWEEP_VALIDATIONS),
+    "play-sweep-turn-clocks": _every(ARENA_TURN_SWEEP_SECONDS, TaskName.SWEEP_TURN_CLOCKS),
+    "arena-sweep-stuck-matches": _every(ARENA_SWEEP_SECONDS, TaskName.SWEEP_STUCK_MATCHES),
+    "ratings-catch-up-leaderboards": _every(ARENA_SWEEP_SECONDS, TaskName.CATCH_UP_LEADERBOARDS),
+    "arena-matchmaking-tick": _every(ARENA_MATCHMAKING_SECONDS, TaskName.MATCHMAKING_TICK),
 }
+# Beat's tasks and the leaderboard rebuild go to the periodic queue, whoever sends them.
+CELERY_TASK_ROUTES = {task.value: {"queue": ARENA_PERIODIC_QUEUE} for task in OFF_THE_PLAY_QUEUE}
 
 # --- Django -----------------------------------------------------------------------------------
 INSTALLED_APPS = [
@@ -271,10 +253,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "arena",
-    "arena.play",
     "ratings",
-    "arena.submissions",
-    "arena.tournaments",
+    "results",
+    "submissions",
+    "play",
+    "tournaments",
+    "matchmaking",
     "web",
     "idempotency",
     "accounts",
@@ -347,7 +331,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_PARSER_CLASSES": [
-        "config.limits.DepthLimitedJSONParser",
+        "common.limits.DepthLimitedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -385,9 +369,9 @@ SPECTACULAR_SETTINGS = {
         "PlayerKindEnum": "arena.models.Player.Kind",
         "MatchKindEnum": "arena.models.Match.Kind",
         "MatchStatusEnum": "arena.models.Match.Status",
-        "BotVersionStatusEnum": "arena.submissions.models.BotVersion.Status",
-        "BotStatusEnum": "arena.submissions.models.BOT_STATUSES",
-        "TournamentStatusEnum": "arena.tournaments.models.Tournament.Status",
+        "BotVersionStatusEnum": "submissions.models.BotVersion.Status",
+        "BotStatusEnum": "submissions.models.BOT_STATUSES",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
     },
 }
 

@@ -6,11 +6,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from accounts.views import AccountCreateView, ThrottledTokenView
-from arena.matchmaking.views import ArenaEntryWaitViewSet
-from arena.submissions.views import BotViewSet
-from arena.tournaments.views import TournamentViewSet
 from arena.views import GamesView, MatchViewSet, PlayerViewSet
+from matchmaking.views import ArenaEntryWaitViewSet, ArenaQueueView
 from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
+from submissions.views import BotViewSet
+from tournaments.views import TournamentViewSet
 
 # Answers JSON under /api/ for unknown paths, non-numeric ids included.
 handler404 = "config.errors.not_found"
@@ -40,7 +40,8 @@ urlpatterns = [
     path("api/accounts/", AccountCreateView.as_view(), name="accounts"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/", include("arena.play.urls")),
+    path("api/arena/queue/", ArenaQueueView.as_view(), name="arena-queue"),
+    path("api/", include("play.urls")),
     path("api/", include(router.urls)),
     path("", include("web.urls")),
 ]

@@ -18,8 +18,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from rest_framework.authtoken.models import Token
 
-from config.clients import client_address
-from config.limits import too_big_message
+from common.clients import client_address
+from common.limits import too_big_message
 from idempotency.models import IdempotencyKey
 
 log = logging.getLogger(__name__)

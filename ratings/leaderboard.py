@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import QuerySet, Sum
 
+from arena.dispatch import send_now
+from common.task_names import TaskName
 from ratings import standings
 from ratings.buckets import bucket_of
 from ratings.models import Rating, RatingBucket, is_provisional
-from ratings.tasks import rebuild_leaderboard
 
 # Below this offset, skipping index entries is cheaper than reading the histogram.
 DIRECT_OFFSET = 2_000
@@ -44,7 +44,7 @@ def _buckets(game: str, kind: str | None) -> QuerySet[RatingBucket]:
 
 
 def _send_rebuild(game: str) -> None:
-    rebuild_leaderboard.apply_async((game,), queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+    send_now(TaskName.REBUILD_LEADERBOARD, (game,))
 
 
 def _index_missing(game: str) -> None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.utils import timezone
 
@@ -23,20 +21,18 @@ class SeatChange:
     after: float
 
 
-@dataclass
-class _Batch:
-    """Rating rows of a batch of results, locked once; what the batch changed, written on leaving."""
+@dataclass(frozen=True)
+class GameResult:
+    """A finished rated match, its players in seat order with their totals and forfeits."""
 
-    rows: dict[tuple[str, int], Rating]
-    moves: dict[str, list[tuple[str, float | None, float]]] = field(default_factory=dict)
-    touched: dict[tuple[str, int], Player] = field(default_factory=dict)
-
-
-_batch: ContextVar[_Batch | None] = ContextVar("rating_batch", default=None)
+    match: Match
+    players: Sequence[Player]
+    totals: Sequence[float]
+    forfeited: Sequence[bool]
 
 
 def _lock_rows(game: str, players: Sequence[Player]) -> dict[int, Rating]:
-    """Create the missing rating rows, then lock them in ascending player id (the order of every match)."""
+    """Create the missing rating rows, then lock them in ascending player id (the order of every batch)."""
     by_id = sorted({player.id: player for player in players}.values(), key=lambda player: player.id)
     Rating.objects.bulk_create(
         [Rating(player=p, game=game, kind=p.kind, rating=INITIAL_RATING) for p in by_id],
@@ -50,95 +46,67 @@ def _lock_rows(game: str, players: Sequence[Player]) -> dict[int, Rating]:
     }
 
 
-@contextmanager
-def rating_batch(items: Sequence[tuple[Match, list[MatchSeat]]]) -> Iterator[None]:
-    """The core's batch hook: lock the rating rows of every rated match of the batch at once.
+def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
+    """Move the ratings of these rated matches once each, in the given order; the changes written.
 
-    Locking them all first, in ascending player id per game, lets batches that share players queue
-    up instead of deadlocking. Inside, `rate_match` rates each match on these rows in batch order;
-    on leaving, the histogram, the rating rows and the leaderboard index are written once.
+    Must run inside the transaction that commits the results. The rating rows of every match are
+    locked first, all at once, per game in ascending player id: batches that share players queue up
+    instead of deadlocking. Each match is then rated on those rows in the given order (the commit
+    order its players see), one ledger row per seat; a second rating of a match breaks the unique
+    (match, player) of the ledger and fails the whole transaction. The rating rows, the histogram
+    and the leaderboard index (on commit) are written once for the batch.
+
+    Returns {(match id, player id): SeatChange}.
     """
-    players: dict[str, list[Player]] = {}
-    for match, seats in items:
-        if match.rated:
-            players.setdefault(match.game, []).extend(seat.player for seat in seats)
-    if not players or _batch.get() is not None:
-        yield
-        return
+    if not results:
+        return {}
+    by_game: dict[str, list[Player]] = {}
+    for result in results:
+        by_game.setdefault(result.match.game, []).extend(result.players)
     rows: dict[tuple[str, int], Rating] = {}
-    for game in sorted(players):
-        rows.update({(game, player_id): row for player_id, row in _lock_rows(game, players[game]).items()})
-    batch = _Batch(rows=rows)
-    token = _batch.set(batch)
-    try:
-        yield
-    finally:
-        _batch.reset(token)
-    for game, moves in sorted(batch.moves.items()):
-        buckets.move(game, moves)
-    written = [batch.rows[key] for key in sorted(batch.touched)]
-    # A rated match's rows reach the leaderboard index below, with the values written here.
-    update_rows(Rating, written, ["rating", "games", "provisional_left", "updated_at"])
-    for game in sorted({game for game, _ in batch.touched}):
-        keys = [key for key in sorted(batch.touched) if key[0] == game]
-        standings.apply_on_commit(game, [batch.rows[key] for key in keys], [batch.touched[key] for key in keys])
-
-
-def rate_match(
-    match: Match,
-    players: Sequence[Player],
-    totals: Sequence[float],
-    forfeited: Sequence[bool],
-) -> list[SeatChange]:
-    """Must run inside the transaction that commits the match result.
-
-    Rating rows are created if missing, then locked in ascending player id, the same order for
-    every match, so concurrent matches sharing players queue up instead of deadlocking; inside
-    `rating_batch` the batch has locked them already, and the rows, the histogram and the index
-    are written once when the batch ends.
-    """
-    batch = _batch.get()
-    if batch is not None and all((match.game, player.id) in batch.rows for player in players):
-        locked = {player.id: batch.rows[(match.game, player.id)] for player in players}
-    else:
-        batch = None
-        locked = _lock_rows(match.game, players)
-    rows = [locked[player.id] for player in players]
-    k_games = [row.k_games for row in rows]
-    after = new_ratings([row.rating for row in rows], list(totals), k_games, list(forfeited))
+    for game in sorted(by_game):
+        rows.update({(game, player_id): row for player_id, row in _lock_rows(game, by_game[game]).items()})
     now = timezone.now()
-    changes = []
-    ledger = []
-    # A row that was never rated is not in the histogram yet.
-    moves = [(row.kind, row.rating if row.games else None, value) for row, value in zip(rows, after, strict=True)]
-    if batch is None:
-        buckets.move(match.game, moves)
-    else:
-        batch.moves.setdefault(match.game, []).extend(moves)
-    for row, rating_after, k_count in zip(rows, after, k_games, strict=True):
-        changes.append(SeatChange(row.player_id, row.rating, rating_after))
-        ledger.append(
-            RatingChange(
-                match=match,
-                player_id=row.player_id,
-                game=match.game,
-                before=row.rating,
-                after=rating_after,
-                games_before=row.games,
-                k_games=k_count,
-            )
+    changes: dict[tuple[int, int], SeatChange] = {}
+    ledger: list[RatingChange] = []
+    moves: dict[str, list[tuple[str, float | None, float]]] = {}
+    touched: dict[tuple[str, int], Player] = {}
+    for result in results:
+        match = result.match
+        seated = [rows[(match.game, player.id)] for player in result.players]
+        k_games = [row.k_games for row in seated]
+        after = new_ratings([row.rating for row in seated], list(result.totals), k_games, list(result.forfeited))
+        # A row that was never rated is not in the histogram yet.
+        moves.setdefault(match.game, []).extend(
+            (row.kind, row.rating if row.games else None, value) for row, value in zip(seated, after, strict=True)
         )
-        row.rating = rating_after
-        row.games += 1
-        row.provisional_left = max(0, row.provisional_left - 1)
-        row.updated_at = now
-    # Unique (match, player) makes a second rating of the same match fail as a whole.
+        for row, rating_after, k_count in zip(seated, after, k_games, strict=True):
+            changes[(match.pk, row.player_id)] = SeatChange(row.player_id, row.rating, rating_after)
+            ledger.append(
+                RatingChange(
+                    match=match,
+                    player_id=row.player_id,
+                    game=match.game,
+                    before=row.rating,
+                    after=rating_after,
+                    games_before=row.games,
+                    k_games=k_count,
+                )
+            )
+            row.rating = rating_after
+            row.games += 1
+            row.provisional_left = max(0, row.provisional_left - 1)
+            row.updated_at = now
+        touched.update({(match.game, player.id): player for player in result.players})
     RatingChange.objects.bulk_create(ledger)
-    if batch is None:
-        Rating.objects.bulk_update_rated(rows, ["rating", "games", "provisional_left", "updated_at"])
-        standings.apply_on_commit(match.game, rows, players)
-    else:
-        batch.touched.update({(match.game, player.id): player for player in players})
+    for game, game_moves in sorted(moves.items()):
+        buckets.move(game, game_moves)
+    written = [rows[key] for key in sorted(touched)]
+    update_rows(Rating, written, ["rating", "games", "provisional_left", "updated_at"])
+    for game in sorted({game for game, _ in touched}):
+        keys = [key for key in sorted(touched) if key[0] == game]
+        # The leaderboard index follows once the transaction commits, with the values written here.
+        standings.apply_on_commit(game, [rows[key] for key in keys], [touched[key] for key in keys])
     return changes
 
 

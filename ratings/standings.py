@@ -32,8 +32,8 @@ from django.utils import timezone
 from arena.models import Player
 
 # `client` is part of this module's interface: the rebuild command and the tests read the index with it.
-from config.service_redis import client as client
-from config.service_redis import namespace
+from common.service_redis import client as client
+from common.service_redis import namespace
 from ratings.models import Rating
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-45}"
 "$PY" - "$DATABASE_URL" <<'PY'
 import sys
 import psycopg
-from config.services import parse_postgres_url
+from common.services import parse_postgres_url
 t = parse_postgres_url(sys.argv[1])
 with psycopg.connect(host=t.host, port=t.port, user=t.user, password=t.password or None, dbname="postgres", autocommit=True) as c:
     c.execute(f'DROP DATABASE IF EXISTS "{t.name}" WITH (FORCE)')
@@ -30,7 +30,7 @@ eval "$SERVICES"
 TOKEN="$("$PY" manage.py shell -c '
 from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
-from arena.play.engine import person_of
+from play.engine import person_of
 user = User.objects.create_user("fuzzer", password="a-long-fuzzing-passphrase")
 person_of(user)
 print(Token.objects.create(user=user).key)' | tail -n 1)"

@@ -43,9 +43,11 @@ def _real_services() -> Iterator[str]:
         pytest.exit(f"the tests need Redis at {settings.REDIS_URL}: {exc}", returncode=3)
     queue = f"arena-test-{settings.DATABASES['default']['NAME']}-{os.getpid()}"
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    # The workers a test starts derive theirs the same way from ARENA_QUEUE (config/settings.py).
+    settings.ARENA_PERIODIC_QUEUE = f"{queue}-periodic"
     yield queue
     client = redis.Redis.from_url(settings.REDIS_URL)
-    client.delete(queue)
+    client.delete(queue, settings.ARENA_PERIODIC_QUEUE)
     client.close()
 
 

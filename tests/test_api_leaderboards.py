@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import Player
 from ratings import buckets, leaderboard
 from ratings.models import Rating, RatingBucket
+from results.finish import run_match
 
 GAME = "part-du-chef"
 
@@ -93,8 +94,8 @@ def test_the_rank_is_one_plus_the_players_ahead(field) -> None:
 def test_rating_history_follows_each_rated_match(make_bots) -> None:
     a, b = make_bots(2)
     for seed in range(3):
-        actions.run_match(actions.create_match(game=GAME, kind="ranked", player_ids=[a.id, b.id], seed=seed).id)
-    actions.run_match(actions.create_match(game=GAME, kind="friendly", player_ids=[a.id, b.id]).id)
+        run_match(create_match(game=GAME, kind="ranked", player_ids=[a.id, b.id], seed=seed).id)
+    run_match(create_match(game=GAME, kind="friendly", player_ids=[a.id, b.id]).id)
     body = APIClient().get(f"/api/players/{a.id}/ratings/{GAME}/").json()
     history = body["results"]
     assert body["count"] == 3
@@ -120,8 +121,8 @@ def test_the_histogram_follows_every_rated_match(make_bots) -> None:
     players = make_bots(5)
     for seed in range(12):
         seated = players[seed % 5 :] + players[: seed % 5]
-        actions.run_match(
-            actions.create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated[:3]], seed=seed).id
+        run_match(
+            create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated[:3]], seed=seed).id
         )
     expected = {
         (row["kind"], int(row["b"])): row["n"]

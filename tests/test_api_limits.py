@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from arena.models import Match
-from config.limits import json_depth_exceeds
+from common.limits import json_depth_exceeds
 
 
 @pytest.fixture

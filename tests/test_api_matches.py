@@ -7,8 +7,9 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import Match, Player
+from results.finish import run_match
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ def test_staff_create_ranked_matches_with_a_chosen_seed(staff: APIClient, make_b
     # Kept for the game, but not shown while the match is to be played: the deal follows from it.
     assert (body["rated"], body["seed"], body["held_back"]) == (True, None, True)
     assert Match.objects.get(pk=body["id"]).seed == 5
-    actions.run_match(body["id"])
+    run_match(body["id"])
     shown = staff.get(f"/api/matches/{body['id']}/").json()
     assert (shown["status"], shown["seed"], shown["held_back"]) == ("finished", 5, False)
     assert shown["held_back_reason"] is None
@@ -82,8 +83,8 @@ def test_staff_create_ranked_matches_with_a_chosen_seed(staff: APIClient, make_b
 
 def test_a_finished_match_shows_results_ratings_and_its_record(make_bots) -> None:
     bots = make_bots(3)
-    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[b.id for b in bots], seed=3)
-    actions.run_match(match.id)
+    match = create_match(game="part-du-chef", kind="ranked", player_ids=[b.id for b in bots], seed=3)
+    run_match(match.id)
     body = APIClient().get(f"/api/matches/{match.id}/").json()
     assert body["status"] == "finished" and body["finished_at"]
     assert [r["seat"] for r in body["results"]] == [0, 1, 2]
@@ -96,9 +97,9 @@ def test_a_finished_match_shows_results_ratings_and_its_record(make_bots) -> Non
 
 def test_matches_filter_by_player_kind_rated_and_status(make_bots, django_assert_max_num_queries) -> None:
     a, b, c = make_bots(3)
-    ranked = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[a.id, b.id])
-    friendly = actions.create_match(game="part-du-chef", kind="friendly", player_ids=[b.id, c.id])
-    actions.run_match(friendly.id)
+    ranked = create_match(game="part-du-chef", kind="ranked", player_ids=[a.id, b.id])
+    friendly = create_match(game="part-du-chef", kind="friendly", player_ids=[b.id, c.id])
+    run_match(friendly.id)
     api = APIClient()
 
     def ids(query: str) -> list[int]:
@@ -117,7 +118,7 @@ def test_matches_filter_by_player_kind_rated_and_status(make_bots, django_assert
 def test_match_list_pages_with_a_cursor(make_bots) -> None:
     a, b = make_bots(2)
     created = [
-        actions.create_match(game="part-du-chef", kind="friendly", player_ids=[a.id, b.id]).id for _ in range(55)
+        create_match(game="part-du-chef", kind="friendly", player_ids=[a.id, b.id]).id for _ in range(55)
     ]
     api = APIClient()
     first = api.get("/api/matches/").json()

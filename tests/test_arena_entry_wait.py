@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from arena import matchmaking
 from arena.models import Player
+from matchmaking import matchmaker
 from ratings.models import Rating
 
 GAME = "part-du-chef"
@@ -50,7 +50,7 @@ def test_a_placed_bot_is_told_when_house_bots_come_and_then_which_match_it_plays
     assert "rated within 100 of 1620" in wait["reason"]
     assert "house bots fill the empty seats after 10 s of waiting" in wait["reason"]
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 0.0
-    (match_id,) = matchmaking.tick()
+    (match_id,) = matchmaker.tick()
     listed = api.get("/api/arena/entries/").json()
     entries = listed["results"] if isinstance(listed, dict) else listed
     assert entries[0]["wait"]["state"] == "playing" and entries[0]["wait"]["match"] == match_id

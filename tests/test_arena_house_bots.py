@@ -8,10 +8,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from arena import actions, matchmaking
 from arena.models import Match, Player
 from games.part_du_chef.bots import BOT_NAMES, get_bot
+from matchmaking import matchmaker
+from matchmaking.entries import enter_arena
 from ratings.models import Rating
+from results.finish import run_match
 
 GAME = "part-du-chef"
 LADDER = ("random", "greedy", "search-fast", "search")
@@ -44,10 +46,10 @@ def test_a_lone_placed_bot_gets_house_bots_once_it_has_waited_the_setting(owner,
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10
     (mine,) = owned_bots(owner, 1)
     Rating.objects.create(player=mine, game=GAME, kind="bot", rating=1500.0, games=40)  # placed long ago
-    actions.enter_arena(player_id=mine.id, game=GAME, table_size=size, entered_by=owner)
+    enter_arena(player_id=mine.id, game=GAME, table_size=size, entered_by=owner)
     now = timezone.now()
-    assert matchmaking.tick(now + timedelta(seconds=9)) == []
-    created = matchmaking.tick(now + timedelta(seconds=11))
+    assert matchmaker.tick(now + timedelta(seconds=9)) == []
+    created = matchmaker.tick(now + timedelta(seconds=11))
     assert len(created) == 1
     match = Match.objects.get(pk=created[0])
     assert (match.kind, match.rated, match.status) == ("arena", True, "queued")
@@ -63,8 +65,8 @@ def test_three_bots_of_one_owner_each_get_a_table_of_their_own_with_house_bots(o
     settings.ARENA_BOT_PLACEMENT_GAMES = 0
     mine = owned_bots(owner, 3)
     for bot in mine:
-        actions.enter_arena(player_id=bot.id, game=GAME, table_size=4, entered_by=owner)
-    created = matchmaking.tick(timezone.now() + timedelta(seconds=11))
+        enter_arena(player_id=bot.id, game=GAME, table_size=4, entered_by=owner)
+    created = matchmaker.tick(timezone.now() + timedelta(seconds=11))
     assert len(created) == 3
     for match_id in created:
         players = seated(match_id)
@@ -75,12 +77,12 @@ def test_three_bots_of_one_owner_each_get_a_table_of_their_own_with_house_bots(o
 def test_a_newcomer_meets_every_rung_of_the_ladder_before_meeting_one_again(owner, settings) -> None:
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 0
     (mine,) = owned_bots(owner, 1)
-    actions.enter_arena(player_id=mine.id, game=GAME, table_size=2, entered_by=owner)
+    enter_arena(player_id=mine.id, game=GAME, table_size=2, entered_by=owner)
     met = []
     for _ in range(len(LADDER)):
-        created = matchmaking.tick(timezone.now() + timedelta(seconds=1))
+        created = matchmaker.tick(timezone.now() + timedelta(seconds=1))
         assert len(created) == 1
-        assert actions.run_match(created[0]) == "finished"
+        assert run_match(created[0]) == "finished"
         met.append(seated(created[0])[1].builtin)
     assert sorted(met) == sorted(LADDER)
     assert Match.objects.filter(kind="arena", status="finished", rated=True).count() == len(LADDER)
@@ -89,16 +91,16 @@ def test_a_newcomer_meets_every_rung_of_the_ladder_before_meeting_one_again(owne
 def test_house_bots_do_not_fill_seats_for_a_house_bot_or_before_the_wait(owner, settings) -> None:
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10
     greedy = Player.objects.get(name="greedy")
-    actions.enter_arena(player_id=greedy.id, game=GAME, table_size=2, entered_by=None)
-    assert matchmaking.tick(timezone.now() + timedelta(seconds=60)) == []
+    enter_arena(player_id=greedy.id, game=GAME, table_size=2, entered_by=None)
+    assert matchmaker.tick(timezone.now() + timedelta(seconds=60)) == []
 
 
 def test_no_ladder_configured_means_the_bot_waits_for_bots(owner, settings) -> None:
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 0
     settings.ARENA_BOT_HOUSE_BOTS = []
     (mine,) = owned_bots(owner, 1)
-    actions.enter_arena(player_id=mine.id, game=GAME, table_size=2, entered_by=owner)
-    assert matchmaking.tick(timezone.now() + timedelta(seconds=60)) == []
+    enter_arena(player_id=mine.id, game=GAME, table_size=2, entered_by=owner)
+    assert matchmaker.tick(timezone.now() + timedelta(seconds=60)) == []
 
 
 def test_a_bot_still_placing_plays_house_bots_alone_at_once_even_with_bots_waiting(owner, settings) -> None:
@@ -112,8 +114,8 @@ def test_a_bot_still_placing_plays_house_bots_alone_at_once_even_with_bots_waiti
     for player in regulars:
         Rating.objects.create(player=player, game=GAME, kind="bot", rating=1500.0, games=40)
     for player in [newcomer, *regulars]:
-        actions.enter_arena(player_id=player.id, game=GAME, table_size=2, entered_by=player.owner)
-    created = matchmaking.tick()
+        enter_arena(player_id=player.id, game=GAME, table_size=2, entered_by=player.owner)
+    created = matchmaker.tick()
     tables = {frozenset(p.id for p in seated(match_id)) for match_id in created}
     assert frozenset(p.id for p in regulars) in tables
     (placement,) = [t for t in tables if newcomer.id in t]
@@ -128,7 +130,7 @@ def test_a_new_version_still_provisional_is_placed_again(owner, settings) -> Non
     Rating.objects.create(player=mine, game=GAME, kind="bot", rating=1700.0, games=50, provisional_left=10)
     Rating.objects.create(player=rival, game=GAME, kind="bot", rating=1700.0, games=50)
     for player in (mine, rival):
-        actions.enter_arena(player_id=player.id, game=GAME, table_size=2, entered_by=player.owner)
-    (match_id,) = matchmaking.tick()
+        enter_arena(player_id=player.id, game=GAME, table_size=2, entered_by=player.owner)
+    (match_id,) = matchmaker.tick()
     assert {p.id for p in seated(match_id)} != {mine.id, rival.id}
     assert seated(match_id)[0] == mine

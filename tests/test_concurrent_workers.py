@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import Match
 from ratings.ledger import replay_ledger
 from ratings.models import Rating, RatingChange
@@ -22,7 +22,7 @@ def test_four_workers_and_500_shared_matches_give_the_ratings_of_the_replayed_le
     for index in range(MATCHES):
         seated = rng.sample(players, rng.randint(2, 5))
         kind = "friendly" if index % 10 == 0 else "ranked"
-        actions.create_match(
+        create_match(
             game="part-du-chef", kind=kind, player_ids=[p.id for p in seated], seed=rng.randrange(2**31)
         )
     for number in range(4):

@@ -11,19 +11,23 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from arena import actions, runner
+from arena import runner
+from arena.claims import claim_match
+from arena.matches import create_match
 from arena.models import Match, MatchSeat
-from arena.play.engine import create_live_match, person_of, play_turn, resign
-from arena.play.models import LiveGame
-from arena.tournaments import standings
+from arena.people import person_of
 from games.part_du_chef import replay
 from games.part_du_chef.record import discrepancies
+from play.engine import create_live_match, play_turn, resign
+from play.models import LiveGame
+from results.finish import commit_result
+from tournaments import standings
 
 
 def _committed_with_best_total_forfeited(players: list[Any]) -> tuple[Match, int]:
     """A rated match whose best-total seat forfeited (as a crashed bot whose stand-in played on)."""
-    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=77)
-    attempt = actions.claim_match(match.id)
+    match = create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=77)
+    attempt = claim_match(match.id)
     assert attempt is not None
     played = runner.play(match.game, players, match.seed, match.options)
     best = max(range(len(players)), key=lambda seat: played.totals[seat])
@@ -34,7 +38,7 @@ def _committed_with_best_total_forfeited(players: list[Any]) -> tuple[Match, int
         seat == best and index >= actions_count // 2
         for index, seat in enumerate(action["seat"] for action in played.record["actions"])
     )
-    assert actions.commit_result(match.id, attempt, replace(played, forfeited=forfeited, stand_in=stand_in))
+    assert commit_result(match.id, attempt, replace(played, forfeited=forfeited, stand_in=stand_in))
     match.refresh_from_db()
     return match, best
 

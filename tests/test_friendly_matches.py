@@ -5,22 +5,23 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import Match
 from ratings.models import Rating, RatingChange
+from results.finish import run_match
 
 
 @pytest.mark.django_db
 def test_a_friendly_match_never_touches_ratings(make_bots) -> None:
     players = make_bots(3)
-    ranked = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=7)
-    assert actions.run_match(ranked.id) == "finished"
+    ranked = create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=7)
+    assert run_match(ranked.id) == "finished"
     before = {r.player_id: (r.rating, r.games) for r in Rating.objects.all()}
     changes = RatingChange.objects.count()
 
-    friendly = actions.create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players], seed=8)
+    friendly = create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players], seed=8)
     assert friendly.rated is False
-    assert actions.run_match(friendly.id) == "finished"
+    assert run_match(friendly.id) == "finished"
 
     friendly.refresh_from_db()
     assert friendly.status == Match.Status.FINISHED
@@ -37,8 +38,8 @@ def test_a_friendly_match_never_touches_ratings(make_bots) -> None:
 @pytest.mark.django_db
 def test_a_friendly_match_between_newcomers_creates_no_rating(make_bots) -> None:
     players = make_bots(2)
-    match = actions.create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players])
-    actions.run_match(match.id)
+    match = create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players])
+    run_match(match.id)
     assert not Rating.objects.filter(player__in=players).exists()
 
 

@@ -10,19 +10,20 @@ import pytest
 from django.contrib.auth.models import User
 
 from arena.models import Match, MatchSeat, Player
-from arena.play.engine import create_live_match, person_of
-from arena.play.models import LiveGame
+from arena.people import person_of
 from arena.secrecy import held_back_reason, may_show_secrets
-from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
-from arena.tournaments.models import Tournament, TournamentGame
 from botclient import BotSession
 from botclient.match import play_with_sessions
 from botclient.session import Exchange
 from games.part_du_chef import State
 from games.part_du_chef.bots import get_bot
 from games.part_du_chef.deck import deal
+from play.engine import create_live_match
+from play.models import LiveGame
+from submissions.models import BotSeat, BotVersion, SubmittedBot
 from tests.leaks import api_client, assert_nothing_leaks, leaks, pizzas_after, slice_ids, web_client
 from tests.support import wait_until
+from tournaments.models import Tournament, TournamentGame
 
 GAME = "part-du-chef"
 

@@ -11,11 +11,12 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import Player
 from ratings import buckets, leaderboard, standings
 from ratings.models import Rating
 from ratings.tasks import rebuild_leaderboard
+from results.finish import run_match
 from tests.support import wait_until
 
 GAME = "part-du-chef"
@@ -117,10 +118,10 @@ def test_the_index_follows_real_committed_matches_around_tied_players(transactio
     active = make_bots(6)
     for seed in range(14):
         seated = active[seed % 6 :] + active[: seed % 6]
-        match = actions.create_match(
+        match = create_match(
             game=GAME, kind="ranked", player_ids=[p.id for p in seated[: 2 + seed % 3]], seed=seed
         )
-        assert actions.run_match(match.id) == "finished"
+        assert run_match(match.id) == "finished"
     # Every committed change reached the index, newest last.
     client = standings.client()
     assert client is not None
@@ -206,7 +207,7 @@ def test_a_provisional_reset_a_rename_and_an_edited_rating_reach_the_index_after
         return api.get(f"/api/leaderboards/{GAME}/").json()["results"][0]
 
     assert first_line()["provisional"] is False
-    # What a new bot version does: the same rating, provisional again (arena.submissions.actions).
+    # What a new bot version does: the same rating, provisional again (submissions.actions).
     Rating.objects.filter(player_id=veteran.pk).update(provisional_left=10)
     assert first_line()["provisional"] is True
     veteran.name = "veteran-2"

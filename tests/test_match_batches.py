@@ -9,17 +9,19 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from arena import actions
+from arena.claims import BUILTIN_ONLY, MATCH_LEASE
+from arena.matches import create_match
 from arena.models import Match, Player
-from arena.tasks import play_match
 from ratings.ledger import replay_ledger
 from ratings.models import Rating, RatingChange
+from results.finish import run_match, run_matches
+from results.tasks import play_match
 
 
 def _queue(players, count: int, seed: int = 5) -> list[Match]:
     rng = random.Random(seed)
     return [
-        actions.create_match(
+        create_match(
             game="part-du-chef",
             kind="ranked",
             player_ids=[p.id for p in rng.sample(players, rng.randint(2, min(5, len(players))))],
@@ -61,7 +63,7 @@ def test_a_batch_takes_far_fewer_statements_per_match_than_one_match_at_a_time(m
     single = _queue(players, 8, seed=1)
     with CaptureQueriesContext(connection) as one_by_one:
         for match in single:
-            assert actions.run_match(match.id) == "finished"
+            assert run_match(match.id) == "finished"
     settings.ARENA_CLAIM_BATCH = 8
     batched = _queue(players, 8, seed=2)
     with CaptureQueriesContext(connection) as together:
@@ -75,8 +77,8 @@ def test_a_batch_takes_far_fewer_statements_per_match_than_one_match_at_a_time(m
 def test_a_match_with_a_seat_that_is_not_a_built_in_bot_is_left_to_its_own_task(make_bots, settings) -> None:
     settings.ARENA_CLAIM_BATCH = 8
     players = make_bots(3)
-    first = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
-    other = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
+    first = create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
+    other = create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
     # A player with no built-in engine (a submitted bot) may take minutes to play.
     Player.objects.filter(pk=players[2].pk).update(builtin="")
     assert play_match.run(first.id) == "finished"
@@ -87,10 +89,10 @@ def test_a_match_with_a_seat_that_is_not_a_built_in_bot_is_left_to_its_own_task(
 def test_a_match_with_a_seat_that_is_not_a_built_in_bot_takes_no_other_match_with_it(make_bots, settings) -> None:
     settings.ARENA_CLAIM_BATCH = 8
     players = make_bots(3)
-    slow = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
-    quick = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
+    slow = create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
+    quick = create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
     Player.objects.filter(pk=players[0].pk).update(builtin="")
-    claimed, exhausted = actions.MATCH_LEASE.claim_batch(slow.id, 7, actions.BUILTIN_ONLY)
+    claimed, exhausted = MATCH_LEASE.claim_batch(slow.id, 7, BUILTIN_ONLY)
     assert (claimed, exhausted) == ([(slow.id, 1)], None)
     assert _statuses([slow, quick]) == [("running", 1), ("queued", 0)]
 
@@ -104,7 +106,7 @@ def test_matches_claimed_with_it_are_given_back_unplayed_once_the_batch_time_or_
     setattr(settings, setting, 0.0001)
     matches = _queue(make_bots(4), 4)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        assert actions.run_matches(matches[0].id) == "finished"
+        assert run_matches(matches[0].id) == "finished"
     # Queued again with the attempt they had: nobody played the one they were claimed for.
     assert _statuses(matches) == [("finished", 1)] + [("queued", 0)] * 3
     assert (
@@ -124,7 +126,7 @@ def test_a_batch_holding_a_match_rated_already_still_commits_the_others(make_bot
     RatingChange.objects.create(
         match=matches[1], player_id=seat.player_id, game="part-du-chef", before=1500.0, after=1500.0, games_before=0
     )
-    assert actions.run_matches(matches[0].id) == "finished"
+    assert run_matches(matches[0].id) == "finished"
     statuses = _statuses(matches)
     assert statuses[0] == ("finished", 1) and statuses[2] == ("finished", 1)
     assert statuses[1] == ("running", 1)  # its attempt could not commit; the lease brings it back
@@ -140,7 +142,7 @@ def test_concurrent_batches_sharing_players_neither_deadlock_nor_rate_a_match_tw
     def work(ids: list[int]) -> None:
         try:
             for match_id in ids:
-                actions.run_matches(match_id)
+                run_matches(match_id)
         except BaseException as exc:  # reported by the assertion below
             errors.append(exc)
         finally:

@@ -6,10 +6,12 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from arena import actions
 from arena.errors import RequestError, UnplayablePlayer
+from arena.matches import create_match
 from arena.models import Match, Player
-from arena.play.engine import create_live_match, person_of
+from arena.people import person_of
+from matchmaking.entries import enter_arena
+from play.engine import create_live_match
 
 
 @pytest.fixture
@@ -45,7 +47,7 @@ def test_a_table_with_a_person_gets_a_seed_drawn_by_the_server(make_bots) -> Non
     user = User.objects.create_user("bob", password="pw-bob-123")
     players = [person_of(user), *make_bots(2)]
     with pytest.raises(RequestError, match="a seed may be given only when every seat is a bot"):
-        actions.create_match(game="part-du-chef", kind="friendly", players=players, seed=29, live=True)
+        create_match(game="part-du-chef", kind="friendly", players=players, seed=29, live=True)
     seeds = {
         create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=players).seed for _ in range(3)
     }
@@ -58,9 +60,9 @@ def test_a_person_gets_the_same_refusal_from_every_path_into_a_bot_match(make_bo
     bot = make_bots(1)[0]
     message = f"player {cook.id} (cook) is a person; only bots can be seated in matches played by the service"
     with pytest.raises(UnplayablePlayer) as created:
-        actions.create_match(game="part-du-chef", kind="friendly", player_ids=[bot.id, cook.id])
+        create_match(game="part-du-chef", kind="friendly", player_ids=[bot.id, cook.id])
     with pytest.raises(UnplayablePlayer) as entered:
-        actions.enter_arena(player_id=cook.id, game="part-du-chef", table_size=2, entered_by=None)
+        enter_arena(player_id=cook.id, game="part-du-chef", table_size=2, entered_by=None)
     assert str(created.value) == str(entered.value) == message
 
 
@@ -71,6 +73,6 @@ def test_every_kind_of_match_checks_seat_count_and_a_player_seated_twice(make_bo
     with pytest.raises(RequestError, match="is played by 2 to 5 players, got 1"):
         create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[person_of(user)])
     with pytest.raises(RequestError, match=f"player {bot.id} is seated twice"):
-        actions.create_match(game="part-du-chef", kind="friendly", players=[bot, bot], seed=1)
+        create_match(game="part-du-chef", kind="friendly", players=[bot, bot], seed=1)
     with pytest.raises(RequestError, match="bad options: unknown option 'pepper'"):
-        actions.create_match(game="part-du-chef", kind="friendly", players=make_bots(2), options={"pepper": 1})
+        create_match(game="part-du-chef", kind="friendly", players=make_bots(2), options={"pepper": 1})

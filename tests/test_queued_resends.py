@@ -10,8 +10,9 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import Match
+from arena.sweeper import sweep_stuck_matches
 
 
 def _expire(*match_ids: int) -> None:
@@ -20,7 +21,7 @@ def _expire(*match_ids: int) -> None:
 
 def _bots_match(make_bots) -> Match:
     players = make_bots(2)
-    return actions.create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players], seed=5)
+    return create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players], seed=5)
 
 
 @pytest.mark.django_db
@@ -31,8 +32,8 @@ def test_each_resend_of_a_lost_message_doubles_the_next_deadline(make_bots, empt
     for expected_resends in (1, 2, 3):
         _expire(match.id)
         before = timezone.now()
-        assert actions.sweep_stuck_matches()["resent"] == 1
-        assert actions.sweep_stuck_matches()["resent"] == 0  # once per deadline, however often one sweeps
+        assert sweep_stuck_matches()["resent"] == 1
+        assert sweep_stuck_matches()["resent"] == 0  # once per deadline, however often one sweeps
         match.refresh_from_db()
         assert match.resends == expected_resends
         waits.append((match.lease_expires_at - before).total_seconds())
@@ -43,7 +44,7 @@ def test_each_resend_of_a_lost_message_doubles_the_next_deadline(make_bots, empt
 def test_matches_waiting_behind_a_backlog_are_not_sent_twice(make_bots, empty_queue) -> None:
     matches = [_bots_match(make_bots) for _ in range(3)]  # committed: three play messages wait in the broker
     _expire(*(match.id for match in matches))
-    assert actions.sweep_stuck_matches() == {"retried": 0, "failed": 0, "resent": 0, "deferred": 3}
+    assert sweep_stuck_matches() == {"retried": 0, "failed": 0, "resent": 0, "deferred": 3}
     assert set(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("resends", flat=True)) == {0}
 
 
@@ -56,7 +57,7 @@ def test_only_as_many_matches_as_have_no_message_are_sent_again(make_bots, empty
     finally:
         client.close()
     _expire(*(match.id for match in matches))
-    counts = actions.sweep_stuck_matches()
+    counts = sweep_stuck_matches()
     assert (counts["resent"], counts["deferred"]) == (1, 2)
     assert sorted(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("resends", flat=True)) == [0, 0, 1]
 
@@ -65,8 +66,8 @@ def test_only_as_many_matches_as_have_no_message_are_sent_again(make_bots, empty
 def test_the_sweeper_says_what_it_did_in_a_log_line(make_bots, empty_queue, caplog) -> None:
     match = _bots_match(make_bots)
     _expire(match.id)
-    with caplog.at_level(logging.INFO, logger="arena.actions"):
-        actions.sweep_stuck_matches()
+    with caplog.at_level(logging.INFO, logger="arena.sweeper"):
+        sweep_stuck_matches()
     assert "match sweep: retried 0, failed 0, resent 1, deferred 0" in caplog.text
 
 
@@ -84,7 +85,7 @@ def test_a_worker_consumes_the_periodic_queue_and_its_sweep_brings_a_lost_match_
     from tests.support import wait_until
 
     players = make_bots(2)
-    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=8)
+    match = create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=8)
     Match.objects.filter(pk=match.id).update(
         status=Match.Status.RUNNING, attempt=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
     )

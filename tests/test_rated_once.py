@@ -9,15 +9,18 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from arena import actions, runner
+from arena import runner
+from arena.claims import claim_match
+from arena.matches import create_match
 from arena.models import Match
-from arena.tasks import play_match
-from ratings.ledger import rate_match
+from ratings.ledger import GameResult, rate
 from ratings.models import Rating, RatingChange
+from results.finish import commit_result, run_match
+from results.tasks import play_match
 
 
 def _ranked(players, seed=11) -> Match:
-    return actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=seed)
+    return create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=seed)
 
 
 @pytest.mark.django_db
@@ -46,7 +49,7 @@ def test_running_the_same_match_task_twice_at_once_rates_once(make_bots) -> None
     def run(match_id: int, barrier: threading.Barrier) -> None:
         try:
             barrier.wait()
-            outcomes.append(actions.run_match(match_id))
+            outcomes.append(run_match(match_id))
         except BaseException as exc:  # reported by the assertion below
             errors.append(exc)
         finally:
@@ -70,17 +73,17 @@ def test_running_the_same_match_task_twice_at_once_rates_once(make_bots) -> None
 def test_an_attempt_that_lost_its_lease_cannot_commit(make_bots) -> None:
     players = make_bots(2)
     match = _ranked(players)
-    first = actions.claim_match(match.id)
+    first = claim_match(match.id)
     assert first == 1
-    assert actions.claim_match(match.id) is None  # still leased to the first attempt
+    assert claim_match(match.id) is None  # still leased to the first attempt
     Match.objects.filter(pk=match.id).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
-    second = actions.claim_match(match.id)
+    second = claim_match(match.id)
     assert second == 2
     played = runner.play("part-du-chef", players, match.seed, match.options)
-    assert actions.commit_result(match.id, first, played) is False
+    assert commit_result(match.id, first, played) is False
     assert not RatingChange.objects.exists()
-    assert actions.commit_result(match.id, second, played) is True
-    assert actions.commit_result(match.id, second, played) is False
+    assert commit_result(match.id, second, played) is True
+    assert commit_result(match.id, second, played) is False
     assert RatingChange.objects.filter(match=match).count() == 2
 
 
@@ -88,9 +91,9 @@ def test_an_attempt_that_lost_its_lease_cannot_commit(make_bots) -> None:
 def test_the_ledger_refuses_a_second_rating_of_one_match(make_bots) -> None:
     players = make_bots(2)
     match = _ranked(players)
-    actions.run_match(match.id)
+    run_match(match.id)
     with pytest.raises(IntegrityError), transaction.atomic():
-        rate_match(match, players, [10, 5], [False, False])
+        rate([GameResult(match=match, players=players, totals=[10, 5], forfeited=[False, False])])
     assert RatingChange.objects.filter(match=match).count() == 2
 
 
@@ -98,7 +101,7 @@ def test_the_ledger_refuses_a_second_rating_of_one_match(make_bots) -> None:
 def test_a_replayed_match_gives_the_same_record(make_bots) -> None:
     players = make_bots(3)
     match = _ranked(players, seed=1234)
-    actions.run_match(match.id)
+    run_match(match.id)
     match.refresh_from_db()
     again = runner.play("part-du-chef", players, match.seed, match.options)
     # The stored record is the game's record plus the arena's documented `arena` field.
@@ -114,7 +117,7 @@ def test_rating_before_chains_from_the_previous_rating_after(make_bots) -> None:
     players = make_bots(3)
     for seed in range(6):
         seats = players[seed % 3 :] + players[: seed % 3]
-        actions.run_match(_ranked(seats[: 2 + seed % 2], seed=seed).id)
+        run_match(_ranked(seats[: 2 + seed % 2], seed=seed).id)
     for player in players:
         rows = list(player.seats.filter(match__rated=True).order_by("match__finished_at"))
         assert len(rows) >= 3

@@ -9,8 +9,8 @@ import sys
 import pytest
 from django.conf import settings
 
-from config.env import env_bool, env_float, env_int, env_list, env_str
-from config.services import parse_postgres_url
+from common.env import env_bool, env_float, env_int, env_list, env_str
+from common.services import parse_postgres_url
 from tests.support import ROOT
 
 

@@ -7,8 +7,10 @@ import time
 import pytest
 from django.utils import timezone
 
-from arena import actions, runner
+from arena import runner
+from arena.matches import create_match
 from arena.models import Match
+from arena.sweeper import sweep_stuck_matches
 from ratings.models import Rating, RatingChange
 from tests.support import wait_until
 
@@ -20,7 +22,7 @@ def _status(match_id: int) -> str:
 @pytest.mark.slow
 def test_a_worker_killed_mid_match_leaves_nothing_half_written_and_the_retry_finishes(workers, make_bots) -> None:
     players = make_bots(3)
-    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=99)
+    match = create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=99)
     # The first worker plays slowly (a pause before each move) and holds short leases.
     doomed = workers.start("doomed", ARENA_BOT_MOVE_DELAY_SECONDS="0.4", ARENA_MATCH_LEASE_SECONDS="4")
     wait_until(lambda: _status(match.id) == "running", 60, "the worker to claim the match", workers.tail())
@@ -36,14 +38,14 @@ def test_a_worker_killed_mid_match_leaves_nothing_half_written_and_the_retry_fin
     assert not Rating.objects.filter(games__gt=0).exists()
 
     # Nothing happens before the lease runs out; then the sweeper hands the match to a live worker.
-    assert actions.sweep_stuck_matches()["retried"] == 0
+    assert sweep_stuck_matches()["retried"] == 0
     workers.start("survivor")
     wait_until(
         lambda: Match.objects.filter(pk=match.id, lease_expires_at__lt=timezone.now()).exists(),
         30,
         "the lease to expire",
     )
-    assert actions.sweep_stuck_matches()["retried"] == 1
+    assert sweep_stuck_matches()["retried"] == 1
     wait_until(lambda: _status(match.id) == "finished", 90, "the retry to finish the match", workers.tail())
 
     match.refresh_from_db()

@@ -10,13 +10,13 @@ from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from arena.matchmaking.status import explain
 from arena.models import ArenaEntry
 from arena.secrecy import held_back_reasons
-from arena.submissions.headtohead import head_to_head
-from arena.submissions.models import BotComparison, BotSeat, SubmittedBot
-from arena.submissions.serializers import queue_place
+from matchmaking.status import explain
 from ratings.models import Rating
+from submissions.headtohead import head_to_head
+from submissions.models import BotComparison, BotSeat, SubmittedBot
+from submissions.serializers import queue_place
 
 RECENT_SEATS = 200
 SHOWN_SEATS = 10
@@ -106,7 +106,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
                 "rating": ratings.get(bot.player_id),
                 "versions": versions,
                 "recent": seats[:SHOWN_SEATS],
-                # Why each arena entry waits and about how long (arena.matchmaking.status).
+                # Why each arena entry waits and about how long (matchmaking.status).
                 "arena": arena[bot.player_id],
                 "head_to_head": head_to_head(bot.player_id),
                 "comparisons": comparisons[bot.player_id],

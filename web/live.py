@@ -21,8 +21,8 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from arena.models import MatchSeat, Player
-from arena.play.models import FriendlyTable, LiveGame, TableSeat
-from config import service_redis
+from common import service_redis
+from play.models import FriendlyTable, LiveGame, TableSeat
 from web.context import PLAYING_SECONDS, playing_key
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 
 from arena.models import Player
-from arena.play.models import LiveGame
+from play.models import LiveGame
 from web.live import player_channel, table_channel
 
 # A comment line this often keeps proxies from closing an idle stream.

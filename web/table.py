@@ -1,5 +1,5 @@
 """The play table as a page: the current pizza, the choices of the seat to act, and a form's answer
-turned into an action for `arena.play.engine.submit_action`."""
+turned into an action for `play.engine.submit_action`."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from arena.models import MatchSeat
-from arena.play.engine import TableState
-from arena.play.snapshot import snapshot
 from games.part_du_chef import DECK
+from play.engine import TableState
+from play.snapshot import snapshot
 from web import gamelog, live, pizza, sentences
 
 

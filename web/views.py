@@ -20,13 +20,15 @@ from accounts import throttles
 from accounts.web import throttled_page
 from arena.errors import NotSeated, PlayError, RequestError
 from arena.models import Match, MatchSeat, Player
-from arena.play import engine, queue, tables
-from arena.play.models import FriendlyTable
+from arena.people import person_of
 from arena.secrecy import held_back_reason
-from config.clients import client_address
+from common.clients import client_address
 from games.part_du_chef import KIND_NAMES, State
 from games.part_du_chef.state import portions_of
 from games.registry import GameSpec, all_games, get_game
+from matchmaking import people as people_queue
+from play import engine, tables
+from play.models import FriendlyTable
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
 from web import charts, pizza, replay, search, sentences
@@ -52,7 +54,7 @@ def _game(key: str) -> GameSpec:
 def _person(request: HttpRequest) -> Player | None:
     if not request.user.is_authenticated:
         return None
-    return engine.person_of(request.user)
+    return person_of(request.user)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -66,7 +68,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         throttles.signed_up(client_address(request))
-        engine.person_of(user)
+        person_of(user)
         login(request, user)
         return redirect("web:lobby")
     return render(request, "web/signup.html", {"form": form})
@@ -127,7 +129,7 @@ def _rank(row: Rating) -> int:
 @login_required
 def my_profile(request: HttpRequest) -> HttpResponse:
     """The header's "Signed in as" link: one's own profile (no page pays a query to link it)."""
-    return redirect("web:player", player_id=engine.person_of(request.user).id)
+    return redirect("web:player", player_id=person_of(request.user).id)
 
 
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
@@ -329,13 +331,13 @@ def _play_post(request: HttpRequest, table: engine.TableState, player: Player | 
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    player = engine.person_of(request.user)
+    player = person_of(request.user)
     if request.method == "POST":
         try:
             if "leave" in request.POST:
-                queue.leave(request.user)
+                people_queue.leave(request.user)
             elif "join" in request.POST:
-                queue.join(
+                people_queue.join(
                     request.user, request.POST.get("game", DEFAULT_GAME), int(request.POST.get("table_size", "0"))
                 )
             elif "open" in request.POST:
@@ -353,7 +355,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         except (ValueError, PlayError, RequestError) as exc:
             messages.error(request, str(exc))
         return redirect("web:lobby")
-    status = queue.status(request.user)
+    status = people_queue.status(request.user)
     invitations = (
         FriendlyTable.objects.filter(seats__player=player, status=FriendlyTable.Status.OPEN)
         .prefetch_related("seats__player")

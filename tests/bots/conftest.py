@@ -121,7 +121,7 @@ def client_for(users: dict[str, User]) -> Callable[[str], APIClient]:
 @pytest.fixture
 def submit(users: dict[str, User]) -> Callable[..., Any]:
     """Create a submitted bot directly (no HTTP), validated or not."""
-    from arena.submissions import actions
+    from submissions import actions
 
     def make(
         name: str,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from arena.submissions.models import BotSeat, BotVersion
 from botclient.protocol import ANSWER_LOG_BYTES
+from submissions.models import BotSeat, BotVersion
 
 from .conftest import SANDBOX_BOTS, STARTER_KITS
 

@@ -8,9 +8,10 @@ from rest_framework.test import APIClient
 
 from arena.errors import UnplayablePlayer
 from arena.models import Match, MatchSeat, Player
-from arena.play.engine import create_live_match, person_of, play_turn
-from arena.play.models import LiveGame
-from arena.submissions.models import BotSeat, BotVersion
+from arena.people import person_of
+from play.engine import create_live_match, play_turn
+from play.models import LiveGame
+from submissions.models import BotSeat, BotVersion
 
 from .conftest import STARTER_KITS, kit_zip
 from .test_validation import hosted  # noqa: F401 - the local hosted bot server, a fixture
@@ -154,7 +155,7 @@ def test_a_hosted_bot_plays_at_a_table_with_a_person(submit, users, hosted, sett
 def test_a_bot_without_an_active_version_or_suspended_cannot_be_seated_with_people(submit, users, client_for):
     from django.utils import timezone
 
-    from arena.submissions.models import SubmittedBot
+    from submissions.models import SubmittedBot
 
     pending = submit("not-yet", (STARTER_KITS / "python" / "bot.py").read_bytes(), validate=False)
     refused = client_for("bob").post("/api/tables/", {"game": "part-du-chef", "guests": [pending.pk]}, format="json")
@@ -223,7 +224,7 @@ kit.main()
 
 
 def test_the_version_seated_when_the_table_formed_plays_it_to_the_end_after_a_new_upload(submit, users):
-    from arena.submissions import actions
+    from submissions import actions
 
     bot = submit("kit-then-two", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")
     first = BotVersion.objects.get(bot=bot, number=1)

@@ -10,8 +10,8 @@ from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from arena.models import Match, Player
-from arena.submissions import comparing
-from arena.submissions.models import BotComparison, BotVersion, SubmittedBot
+from submissions import comparing
+from submissions.models import BotComparison, BotVersion, SubmittedBot
 from tests.support import wait_until
 
 from .conftest import STARTER_KITS, worker_environment

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from arena import matchmaking
 from arena.models import Player
+from matchmaking import matchmaker
 from tests.support import wait_until
 
 from .conftest import STARTER_KITS, worker_environment
@@ -48,7 +48,7 @@ def test_upload_validate_enter_the_arena_and_a_duplicate_round_robin_then_read_t
         ).status_code
         == 201
     )
-    arena_matches = matchmaking.tick()
+    arena_matches = matchmaker.tick()
     assert len(arena_matches) == 1
 
     def arena_done() -> bool:

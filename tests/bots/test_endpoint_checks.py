@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.submissions.models import BotVersion, SubmittedBot
 from botclient.http import Unresolvable, UnsafeEndpoint, check_endpoint
+from submissions.models import BotVersion, SubmittedBot
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from arena.models import Match, MatchSeat, Player
-from arena.submissions.models import SubmittedBot
+from submissions.models import SubmittedBot
 
 
 def table(players: list[Player], ranks: list[int], *, rated: bool = True, forfeited: int | None = None) -> None:

@@ -20,11 +20,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import Match, MatchSeat, Player
-from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
-from arena.tasks import play_match
 from games.part_du_chef import replay
+from results.tasks import play_match
+from submissions.models import BotSeat, BotVersion, SubmittedBot
 from tests.hostile_outcomes import HOSTILE_OUTCOMES
 
 from .conftest import HOSTILE, ROOT, SANDBOX_BOTS, STARTER_KITS, kit_zip, sandboxed_processes
@@ -40,7 +40,7 @@ def _activate(bot: SubmittedBot) -> BotVersion:
 
 def _arena_match(bot: SubmittedBot, seed: int = 5) -> Match:
     greedy = Player.objects.get(name="greedy")
-    match = actions.create_match(game="part-du-chef", kind="arena", player_ids=[bot.pk, greedy.pk], seed=seed)
+    match = create_match(game="part-du-chef", kind="arena", player_ids=[bot.pk, greedy.pk], seed=seed)
     assert play_match.run(match.id) == "finished"
     match.refresh_from_db()
     return match
@@ -204,7 +204,7 @@ def test_a_real_worker_survives_hostile_matches_and_plays_on(restore_builtin_bot
     worker = workers.start("hostile", **{**worker_environment(), "ARENA_BOT_BANK_MS": "3000"})
     greedy = Player.objects.get(name="greedy")
     matches = [
-        actions.create_match(game="part-du-chef", kind="arena", player_ids=[bot.pk, greedy.pk], seed=9)
+        create_match(game="part-du-chef", kind="arena", player_ids=[bot.pk, greedy.pk], seed=9)
         for bot in (bomb, hog, kit)
     ]
 

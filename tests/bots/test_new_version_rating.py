@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import MatchSeat, Player
-from arena.submissions import actions as submissions
-from arena.tasks import play_match
 from ratings.elo import new_ratings
 from ratings.ledger import replay_ledger
 from ratings.models import Rating, RatingChange
+from results.tasks import play_match
+from submissions import actions as submissions
 
 from .conftest import STARTER_KITS, zipped
 
@@ -20,7 +20,7 @@ def _ranked(bot_id: int, seed: int) -> tuple[RatingChange, float]:
     greedy = Player.objects.get(name="greedy")
     ratings = {r.player_id: r for r in Rating.objects.filter(player_id__in=[bot_id, greedy.pk])}
     before = [ratings.get(pid) for pid in (bot_id, greedy.pk)]
-    match = actions.create_match(game="part-du-chef", kind="ranked", player_ids=[bot_id, greedy.pk], seed=seed)
+    match = create_match(game="part-du-chef", kind="ranked", player_ids=[bot_id, greedy.pk], seed=seed)
     assert play_match.run(match.id) == "finished"
     seats = list(MatchSeat.objects.filter(match=match).order_by("seat"))
     change = RatingChange.objects.get(match=match, player_id=bot_id)

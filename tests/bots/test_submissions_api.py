@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.models import Player
-from arena.submissions.models import BotVersion, SubmittedBot
+from submissions.models import BotVersion, SubmittedBot
 
 from .conftest import STARTER_KITS, zipped
 

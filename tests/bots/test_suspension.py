@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from arena import actions
+from arena.matches import create_match
 from arena.models import ArenaEntry, Match, Player
-from arena.submissions import actions as submissions
-from arena.submissions.models import BotVersion, SubmittedBot
-from arena.submissions.rules import forfeit_threshold
-from arena.tasks import play_match
+from results.tasks import play_match
+from submissions import actions as submissions
+from submissions.models import BotVersion, SubmittedBot
+from submissions.rules import forfeit_threshold
 
 from .conftest import SANDBOX_BOTS, STARTER_KITS
 
@@ -20,7 +20,7 @@ def _enter(api, bot_id: int):
 
 def _arena_match(bot_id: int, seed: int) -> Match:
     greedy = Player.objects.get(name="greedy")
-    match = actions.create_match(game="part-du-chef", kind="arena", player_ids=[bot_id, greedy.pk], seed=seed)
+    match = create_match(game="part-du-chef", kind="arena", player_ids=[bot_id, greedy.pk], seed=seed)
     assert play_match.run(match.id) == "finished"
     return match
 
@@ -65,7 +65,7 @@ def test_a_bot_forfeiting_too_often_is_suspended_and_a_new_version_lifts_it(subm
     assert refused.status_code == 400 and "suspended from the arena" in refused.json()["detail"]
     # Friendly matches are not the arena's business: a suspended bot still plays them.
     random = Player.objects.get(name="random")
-    friendly = actions.create_match(game="part-du-chef", kind="friendly", player_ids=[bot.pk, random.pk])
+    friendly = create_match(game="part-du-chef", kind="friendly", player_ids=[bot.pk, random.pk])
     assert play_match.run(friendly.id) == "finished"
 
     version = submissions.add_version(SubmittedBot.objects.get(pk=bot.pk), upload=("bot.py", KIT))

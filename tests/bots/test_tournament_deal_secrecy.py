@@ -10,10 +10,10 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from arena.models import Match, Player
-from arena.tournaments.models import TournamentGame
 from games.part_du_chef.deck import deal
 from tests.leaks import api_client, assert_nothing_leaks, leaks, pizzas_after, web_client
 from tests.support import wait_until
+from tournaments.models import TournamentGame
 
 
 def _statuses(tournament_id: int) -> list[str]:

@@ -6,14 +6,14 @@ import doctest
 from collections import defaultdict
 
 from arena.models import Match
-from arena.submissions import actions as submissions
-from arena.submissions.models import BotSeat, BotVersion
-from arena.tasks import play_match
-from arena.tournaments import schedule, standings
-from arena.tournaments.actions import advance
-from arena.tournaments.models import Tournament, TournamentGame
-from arena.tournaments.tasks import start_tournament
 from ratings.models import RatingChange
+from results.tasks import play_match
+from submissions import actions as submissions
+from submissions.models import BotSeat, BotVersion
+from tournaments import schedule, standings
+from tournaments.actions import advance
+from tournaments.models import Tournament, TournamentGame
+from tournaments.tasks import start_tournament
 
 from .conftest import STARTER_KITS, zipped
 
@@ -178,7 +178,7 @@ def test_a_tournament_starts_by_itself_at_its_time_and_is_cancelled_without_enou
 
     from django.utils import timezone
 
-    from arena.tournaments.tasks import tick
+    from tournaments.tasks import tick
 
     boss = client_for("boss")
     past = _create(boss, starts_at=(timezone.now() - timedelta(minutes=1)).isoformat())

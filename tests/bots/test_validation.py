@@ -10,8 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from arena.models import Match
-from arena.submissions import actions
-from arena.submissions.models import BotSeat, BotVersion
+from submissions import actions
+from submissions.models import BotSeat, BotVersion
 
 from .conftest import HOSTILE, STARTER_KITS, kit_zip
 

@@ -7,7 +7,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from arena.models import Player
-from arena.submissions.models import BotVersion, SubmittedBot
+from submissions.models import BotVersion, SubmittedBot
 
 
 def pending_bot(owner: User, name: str, status: str = "pending") -> SubmittedBot:

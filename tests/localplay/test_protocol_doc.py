@@ -10,10 +10,10 @@ import re
 from django.conf import settings
 
 from arena import runner
-from arena.submissions import actions
 from botclient import stdio
 from botclient.examples import example_conversation
 from botclient.protocol import ANSWER_LOG_BYTES, MAX_MESSAGE_BYTES, decode_reply
+from submissions import actions
 
 from .conftest import ROOT
 

@@ -14,7 +14,7 @@ def person(db: None) -> Callable[[str], Any]:
     """An account and its human player."""
     from django.contrib.auth.models import User
 
-    from arena.play.engine import person_of
+    from arena.people import person_of
 
     def make(name: str) -> Any:
         user = User.objects.create_user(name, password="a-long-passphrase")
@@ -33,7 +33,7 @@ def client_of(player: Any) -> APIClient:
 def table(person: Callable[[str], Any]) -> Callable[..., Any]:
     """A running interactive match of the given people (names) and built-in bots ("bot:greedy")."""
     from arena.models import Match, Player
-    from arena.play.engine import create_live_match
+    from play.engine import create_live_match
 
     def make(*seats: str, seed: int = 29, kind: str = Match.Kind.ARENA, marianne: bool = False) -> Any:
         players = []

@@ -42,15 +42,15 @@ def test_joining_names_the_problem(person: Any) -> None:
 
 
 def test_the_matchmaker_seats_people_close_in_rating_together(person: Any) -> None:
-    from arena import matchmaking
     from arena.models import MatchSeat
+    from matchmaking import matchmaker
     from ratings.models import Rating
 
     people = [person(name) for name in ("ann", "ben", "cat", "dan")]
     for player, rating in zip(people, (1500, 1900, 1510, 1890), strict=True):
         Rating.objects.create(player=player, game="part-du-chef", kind="human", rating=rating)
         assert join(player, 2).status_code == 201
-    created = matchmaking.tick()
+    created = matchmaker.tick()
     assert len(created) == 2
     tables = [sorted(MatchSeat.objects.filter(match_id=m).values_list("player__name", flat=True)) for m in created]
     assert sorted(tables) == [["ann", "cat"], ["ben", "dan"]]
@@ -59,17 +59,17 @@ def test_the_matchmaker_seats_people_close_in_rating_together(person: Any) -> No
 
 
 def test_after_the_wait_house_bots_fill_the_empty_seats_and_the_game_is_rated(person: Any, settings: Any) -> None:
-    from arena import matchmaking
     from arena.models import ArenaEntry, Match
-    from arena.play.models import LiveGame
+    from matchmaking import matchmaker
+    from play.models import LiveGame
 
     settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 30
     ann, ben = person("ann"), person("ben")
     join(ann)
     join(ben)
-    assert matchmaking.tick() == []  # two people for a table of three: they wait
+    assert matchmaker.tick() == []  # two people for a table of three: they wait
     later = timezone.now() + timedelta(seconds=31)
-    created = matchmaking.tick(now=later)
+    created = matchmaker.tick(now=later)
     assert len(created) == 1
     match = Match.objects.get(pk=created[0])
     seated = list(match.seats.select_related("player").order_by("seat"))
@@ -85,42 +85,42 @@ def test_after_the_wait_house_bots_fill_the_empty_seats_and_the_game_is_rated(pe
 
 
 def test_a_lone_person_at_a_table_of_five_gets_four_house_bots(person: Any, settings: Any) -> None:
-    from arena import matchmaking
     from arena.models import Match
+    from matchmaking import matchmaker
 
     settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
     join(person("ann"), 5)
-    (match_id,) = matchmaking.tick()
+    (match_id,) = matchmaker.tick()
     kinds = list(Match.objects.get(pk=match_id).seats.values_list("player__kind", flat=True))
     assert sorted(kinds) == ["bot"] * 4 + ["human"]
 
 
 def test_people_and_bot_entries_are_never_seated_together(person: Any, make_bots: Any) -> None:
-    from arena import matchmaking
     from arena.models import ArenaEntry, Match
+    from matchmaking import matchmaker
 
     bots = make_bots(2)
     for bot in bots:
         ArenaEntry.objects.create(player=bot, game="part-du-chef", table_size=2, waiting_since=timezone.now())
     join(person("ann"), 2)
     join(person("ben"), 2)
-    created = matchmaking.tick()
+    created = matchmaker.tick()
     kinds = [set(Match.objects.get(pk=m).seats.values_list("player__kind", flat=True)) for m in created]
     assert sorted(sorted(k) for k in kinds) == [["bot"], ["human"]]
 
 
 def test_a_ranked_game_of_people_and_a_house_bot_is_rated_exactly_once(person: Any, settings: Any) -> None:
-    from arena import matchmaking
     from arena.models import Match, MatchSeat
-    from arena.play.engine import play_turn
-    from arena.play.models import LiveGame
+    from matchmaking import matchmaker
+    from play.engine import play_turn
+    from play.models import LiveGame
     from ratings.models import Rating, RatingChange
 
     settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
     ann, ben = person("ann"), person("ben")
     join(ann)
     join(ben)
-    (match_id,) = matchmaking.tick()
+    (match_id,) = matchmaker.tick()
     clients = {seat.seat: client_of(seat.player) for seat in MatchSeat.objects.filter(match_id=match_id)}
     while True:
         game = LiveGame.objects.get(pk=match_id)
@@ -155,7 +155,7 @@ def test_resigning_makes_a_forfeiter_whose_seat_the_house_plays(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     from arena.models import MatchSeat
-    from arena.play.models import LiveGame
+    from play.models import LiveGame
 
     match = table("ann", "ben")
     ann = client_of(MatchSeat.objects.get(match=match, seat=0).player)
@@ -170,18 +170,18 @@ def test_resigning_makes_a_forfeiter_whose_seat_the_house_plays(
 
 
 def test_without_house_bots_configured_people_wait_for_people(person: Any, settings: Any) -> None:
-    from arena import matchmaking
+    from matchmaking import matchmaker
 
     settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
     settings.ARENA_HOUSE_BOTS = []
     ann = person("ann")
     join(ann)
-    assert matchmaking.tick() == []
+    assert matchmaker.tick() == []
     assert client_of(ann).get("/api/arena/queue/").json()["waiting"]["place"] == 1
 
 
 def test_the_rating_window_widens_with_waiting_until_far_apart_people_meet(person: Any, settings: Any) -> None:
-    from arena import matchmaking
+    from matchmaking import matchmaker
     from ratings.models import Rating
 
     settings.ARENA_WINDOW_BASE = 100
@@ -193,5 +193,5 @@ def test_the_rating_window_widens_with_waiting_until_far_apart_people_meet(perso
     join(ann, 2)
     join(ben, 2)
     now = timezone.now()
-    assert matchmaking.tick(now=now + timedelta(seconds=5)) == []  # window 225 < 400 apart
-    assert len(matchmaking.tick(now=now + timedelta(seconds=13))) == 1  # window 425
+    assert matchmaker.tick(now=now + timedelta(seconds=5)) == []  # window 225 < 400 apart
+    assert len(matchmaker.tick(now=now + timedelta(seconds=13))) == 1  # window 425

@@ -12,7 +12,7 @@ from tests.play.conftest import client_of, cut, post_action
 
 def test_the_same_turn_sent_twice_is_applied_once(table: Any) -> None:
     from arena.models import MatchSeat
-    from arena.play.models import LiveGame
+    from play.models import LiveGame
 
     match = table("ann", "ben", "cat")
     ann = client_of(MatchSeat.objects.get(match=match, seat=0).player)
@@ -30,7 +30,7 @@ def test_the_same_turn_sent_at_the_same_time_is_applied_once(table: Any) -> None
     from django.db import connection
 
     from arena.models import MatchSeat
-    from arena.play.models import LiveGame
+    from play.models import LiveGame
 
     match = table("ann", "ben", "cat")
     player = MatchSeat.objects.get(match=match, seat=0).player

@@ -30,8 +30,8 @@ def slice_ids(value: Any) -> set[int]:
 
 def test_no_seat_ever_sees_a_pizza_to_come(table: Any) -> None:
     from arena.models import MatchSeat
-    from arena.play.models import LiveGame
     from games.part_du_chef import State
+    from play.models import LiveGame
 
     match = table("ann", "ben", "cat", seed=29, marianne=True)
     clients = [client_of(seat.player) for seat in MatchSeat.objects.filter(match=match).order_by("seat")]

@@ -12,7 +12,7 @@ from tests.play.conftest import client_of, cut, post_action, take
 
 
 def live(match: Any) -> Any:
-    from arena.play.models import LiveGame
+    from play.models import LiveGame
 
     return LiveGame.objects.get(pk=match.pk)
 
@@ -26,7 +26,7 @@ def test_a_person_to_act_has_a_deadline_one_turn_clock_away(table: Any, settings
 
 
 def test_the_clock_task_does_nothing_before_the_deadline(table: Any) -> None:
-    from arena.play.engine import play_turn
+    from play.engine import play_turn
 
     match = table("ann", "ben")
     assert play_turn(match.id, 0) == "not yet"
@@ -34,9 +34,9 @@ def test_the_clock_task_does_nothing_before_the_deadline(table: Any) -> None:
 
 
 def test_on_expiry_greedy_plays_the_decision_and_the_timeout_is_counted(table: Any) -> None:
-    from arena.play.engine import play_turn
     from games.part_du_chef import State
     from games.part_du_chef.bots import get_bot
+    from play.engine import play_turn
 
     match = table("ann", "ben", seed=11)
     past = live(match).deadline + timedelta(seconds=1)
@@ -51,7 +51,7 @@ def test_on_expiry_greedy_plays_the_decision_and_the_timeout_is_counted(table: A
 
 
 def test_the_expiry_task_is_idempotent_by_turn_number(table: Any) -> None:
-    from arena.play.engine import play_turn
+    from play.engine import play_turn
 
     match = table("ann", "ben")
     past = live(match).deadline + timedelta(seconds=1)
@@ -62,7 +62,7 @@ def test_the_expiry_task_is_idempotent_by_turn_number(table: Any) -> None:
 
 def test_an_answer_to_a_decision_the_clock_already_took_is_refused_with_409(table: Any) -> None:
     from arena.models import MatchSeat
-    from arena.play.engine import play_turn
+    from play.engine import play_turn
 
     match = table("ann", "ben")
     ann = client_of(MatchSeat.objects.get(match=match, seat=0).player)
@@ -74,7 +74,7 @@ def test_an_answer_to_a_decision_the_clock_already_took_is_refused_with_409(tabl
 
 def test_a_person_who_times_out_three_times_forfeits_and_is_ranked_below_the_others(table: Any, settings: Any) -> None:
     from arena.models import Match, MatchSeat
-    from arena.play.engine import play_turn
+    from play.engine import play_turn
     from ratings.models import RatingChange
 
     settings.ARENA_MAX_TIMEOUTS = 3
@@ -113,8 +113,8 @@ def test_a_person_who_times_out_three_times_forfeits_and_is_ranked_below_the_oth
 def test_the_sweeper_resends_expired_clocks_and_stalled_bot_moves(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from arena.play.engine import sweep
-    from arena.play.models import LiveGame
+    from play.engine import sweep
+    from play.models import LiveGame
 
     waiting = table("ann", "ben")
     expired = table("cat", "dan")
@@ -131,7 +131,7 @@ def test_the_sweeper_resends_expired_clocks_and_stalled_bot_moves(
 def test_a_bot_seated_with_people_plays_through_a_real_worker(person: Any, workers: Any) -> None:
     from arena.builtin import ensure_builtin_bots
     from arena.models import Match, Player
-    from arena.play.engine import create_live_match
+    from play.engine import create_live_match
     from tests.support import wait_until
 
     ensure_builtin_bots(Player)  # a transactional test starts from an empty database

@@ -18,8 +18,9 @@ def finished_match(db: None) -> Any:
     from django.contrib.auth.models import User
 
     from arena.models import Match, Player
-    from arena.play.engine import create_live_match, person_of, play_turn
-    from arena.play.models import LiveGame
+    from arena.people import person_of
+    from play.engine import create_live_match, play_turn
+    from play.models import LiveGame
 
     people = [person_of(User.objects.create_user(name, password="a-long-passphrase")) for name in ("ann", "ben")]
     match = create_live_match(

@@ -9,7 +9,7 @@ from django.test import Client
 
 def make_bot(owner: Any, name: str, seats: list[tuple[bool, list[int]]]) -> Any:
     from arena.models import Match, MatchSeat, Player
-    from arena.submissions.models import BotSeat, BotVersion, SubmittedBot
+    from submissions.models import BotSeat, BotVersion, SubmittedBot
 
     player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=owner)
     bot = SubmittedBot.objects.create(player=player, game="part-du-chef")
@@ -73,7 +73,7 @@ def test_a_bot_still_playing_its_active_version_shows_active_while_a_new_one_val
     from django.contrib.auth.models import User
     from rest_framework.test import APIClient
 
-    from arena.submissions.models import BotVersion
+    from submissions.models import BotVersion
 
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     player = make_bot(owner, "olga-bot", [])
@@ -90,14 +90,14 @@ def test_a_bot_still_playing_its_active_version_shows_active_while_a_new_one_val
 def test_an_owner_sees_why_their_bot_waits_in_the_arena_and_for_about_how_long(db: None, settings: Any) -> None:
     from django.contrib.auth.models import User
 
-    from arena import actions
+    from matchmaking.entries import enter_arena
     from ratings.models import Rating
 
     settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10.0
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     player = make_bot(owner, "olga-bot", [])
     Rating.objects.create(player=player, game="part-du-chef", kind="bot", rating=1500.0, games=40)
-    actions.enter_arena(player_id=player.id, game="part-du-chef", table_size=3, entered_by=owner)
+    enter_arena(player_id=player.id, game="part-du-chef", table_size=3, entered_by=owner)
     client = Client()
     client.force_login(owner)
     body = client.get("/my-bots/").content.decode()

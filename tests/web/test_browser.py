@@ -52,9 +52,9 @@ def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
 def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any, monkeypatch: Any) -> None:
     from django.db import connections
 
-    from arena import matchmaking
     from arena.builtin import ensure_builtin_bots
     from arena.models import Match, MatchSeat, Player
+    from matchmaking import matchmaker
     from ratings.models import Rating, RatingChange
 
     # The live server answers each request in a thread of its own: close its connection after the
@@ -75,7 +75,7 @@ def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any,
     shot(alice, "01-lobby-waiting")
 
     # What beat does every few seconds: the matchmaker seats them with a house bot.
-    (match_id,) = matchmaking.tick()
+    (match_id,) = matchmaker.tick()
     for page in (alice, bob):
         page.wait_for_url(re.compile(rf".*/play/{match_id}/$"), timeout=15000)
     seated = {
@@ -197,8 +197,8 @@ def use_the_card(browser: Any, live_server: Any, monkeypatch: Any) -> None:
 
     from arena.builtin import ensure_builtin_bots
     from arena.models import Match, Player
-    from arena.play.engine import play_turn
-    from arena.play.models import LiveGame
+    from play.engine import play_turn
+    from play.models import LiveGame
 
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     ensure_builtin_bots(Player)

@@ -16,7 +16,8 @@ def table(db: None) -> Any:
 
     from arena.builtin import ensure_builtin_bots
     from arena.models import Match, Player
-    from arena.play.engine import create_live_match, person_of
+    from arena.people import person_of
+    from play.engine import create_live_match
 
     ensure_builtin_bots(Player)
     ann = person_of(User.objects.create_user("ann", password="a-long-passphrase"))
@@ -49,7 +50,7 @@ def _status(client: Client, match_id: int) -> str:
 def test_the_log_tells_each_move_and_the_status_line_who_must_do_what(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from arena.play.engine import play_turn
+    from play.engine import play_turn
 
     match, ann = table
     assert _status(ann, match.id) == "Your turn: cut pizza 1 into 2 portions."
@@ -67,8 +68,8 @@ def test_the_log_tells_each_move_and_the_status_line_who_must_do_what(
 def test_a_move_the_house_took_when_the_clock_ran_out_is_told_and_a_finished_pizza_summed_up(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from arena.play.engine import play_turn
-    from arena.play.models import LiveGame
+    from play.engine import play_turn
+    from play.models import LiveGame
 
     match, ann = table
     with django_capture_on_commit_callbacks(execute=True):
@@ -85,7 +86,7 @@ def test_a_move_the_house_took_when_the_clock_ran_out_is_told_and_a_finished_piz
 
 
 def test_the_log_speaks_norwegian_on_norwegian_pages(table: Any, django_capture_on_commit_callbacks: Any) -> None:
-    from arena.play.engine import play_turn
+    from play.engine import play_turn
 
     match, ann = table
     with django_capture_on_commit_callbacks(execute=True):

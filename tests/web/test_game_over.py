@@ -55,7 +55,8 @@ def test_the_header_and_home_page_lead_to_the_game_in_progress(django_capture_on
     from django.contrib.auth.models import User
 
     from arena.models import Match
-    from arena.play.engine import create_live_match, person_of, resign
+    from arena.people import person_of
+    from play.engine import create_live_match, resign
 
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
     client = _client_of("ann")
@@ -69,8 +70,8 @@ def test_the_header_and_home_page_lead_to_the_game_in_progress(django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         resign(match.id, ann)
         resign(match.id, ben)
-    from arena.play.engine import play_turn
-    from arena.play.models import LiveGame
+    from play.engine import play_turn
+    from play.models import LiveGame
 
     with django_capture_on_commit_callbacks(execute=True):
         while (game := LiveGame.objects.get(pk=match.pk)).to_act is not None:

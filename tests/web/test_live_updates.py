@@ -42,7 +42,8 @@ def test_a_move_is_published_on_the_tables_channel_only_once_committed(
     from django.contrib.auth.models import User
 
     from arena.models import Match
-    from arena.play.engine import create_live_match, person_of, submit_action
+    from arena.people import person_of
+    from play.engine import create_live_match, submit_action
     from web.live import player_channel, table_channel
 
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
@@ -65,8 +66,8 @@ def test_a_move_is_published_on_the_tables_channel_only_once_committed(
 def test_an_invitation_is_announced_to_the_guest(django_capture_on_commit_callbacks: Any) -> None:
     from django.contrib.auth.models import User
 
-    from arena.play import tables
-    from arena.play.engine import person_of
+    from arena.people import person_of
+    from play import tables
     from web.live import player_channel
 
     host = User.objects.create_user("host", password="a-long-passphrase")
@@ -83,7 +84,8 @@ def test_a_stream_under_wsgi_answers_no_content_so_the_page_polls(client: Client
     from django.contrib.auth.models import User
 
     from arena.models import Match
-    from arena.play.engine import create_live_match, person_of
+    from arena.people import person_of
+    from play.engine import create_live_match
 
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
     match = create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[ann, ben], seed=29)

@@ -39,8 +39,8 @@ WORDS = {
 
 def play_against_greedy(browser: Any, base: str, me: str, language: str, width: int, height: int) -> None:
     from arena.models import Match
-    from arena.play.engine import play_turn
-    from arena.play.models import LiveGame
+    from play.engine import play_turn
+    from play.models import LiveGame
 
     words = WORDS[language]
     page = sign_up(browser, base, me, locale="fr-FR" if language == "fr" else "en-GB", width=width, height=height)

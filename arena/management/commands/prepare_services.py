@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from config.services import ensure_postgres_database, parse_postgres_url, redis_reachable
+from common.services import ensure_postgres_database, parse_postgres_url, redis_reachable
 
 FALLBACKS = {
     "PostgreSQL": "falling back to embedded SQLite at var/arena.sqlite3",

@@ -1,0 +1,95 @@
+"""Taking a queued match for one attempt, giving it back, failing it after its last attempt.
+
+A match moves queued -> running (claimed through `arena.leases`, the fencing token `attempt`
+bumped) -> finished (`results.finish`), or back to queued after an error, or failed after the last
+attempt. Only the holder of the current attempt can commit a result.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arena.dispatch import send_on_commit
+from arena.leases import Lease
+from arena.models import Match
+from common.task_names import TaskName
+
+MATCH_LEASE = Lease(
+    model=Match,
+    queued=Match.Status.QUEUED,
+    running=Match.Status.RUNNING,
+    lease_seconds=lambda: float(settings.ARENA_MATCH_LEASE_SECONDS),
+    max_attempts=lambda: int(settings.ARENA_MATCH_MAX_ATTEMPTS),
+    started_field="started_at",
+    error_field="error",
+)
+
+# The other matches a task may claim with its own: only those where every seat is a built-in bot,
+# whose games take milliseconds (a submitted bot's can take minutes; its own task plays it), and
+# only when its own match is one of those too (else they would wait behind it).
+_NOT_BUILTIN_SEAT = (
+    "SELECT 1 FROM arena_matchseat seat JOIN arena_player player ON player.id = seat.player_id"
+    " WHERE seat.match_id = {match} AND player.builtin = ''"
+)
+BUILTIN_ONLY = (
+    f"NOT EXISTS ({_NOT_BUILTIN_SEAT.format(match='candidate.id')})"
+    f" AND NOT EXISTS ({_NOT_BUILTIN_SEAT.format(match='%(pk)s')})"
+)
+
+
+def dispatch_match(match_id: int) -> None:
+    """Send the play task once the surrounding transaction commits."""
+    send_on_commit(TaskName.PLAY_MATCH, (match_id,))
+
+
+def claim_match(match_id: int) -> int | None:
+    """Take the match for one attempt. Returns the attempt number, or None if not ours to play."""
+    attempt, exhausted = MATCH_LEASE.claim(match_id)
+    if exhausted is not None:
+        give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
+    return attempt
+
+
+def give_up(match_id: int, attempt: int, reason: str) -> bool:
+    failed = Match.objects.filter(
+        pk=match_id, attempt=attempt, status__in=[Match.Status.RUNNING, Match.Status.QUEUED]
+    ).update(
+        status=Match.Status.FAILED,
+        lease_expires_at=None,
+        error=f"failed after {attempt} attempts: {reason}",
+        finished_at=timezone.now(),
+    )
+    return failed == 1
+
+
+def release_after_error(match_id: int, attempt: int, reason: str) -> None:
+    """An attempt raised: retry it later, or fail the match after the last attempt."""
+    if attempt >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+        give_up(match_id, attempt, reason)
+        return
+    with transaction.atomic():
+        if MATCH_LEASE.requeue(match_id, attempt, f"attempt {attempt}: {reason}"):
+            dispatch_match(match_id)
+
+
+
+
+def claim_batch(match_id: int, extra: int) -> list[tuple[int, int]]:
+    """Claim match_id and up to `extra` other queued built-in bot matches: [(match id, attempt)].
+
+    A match_id out of attempts is failed here, with the reason the lease gives.
+    """
+    claimed, exhausted = MATCH_LEASE.claim_batch(match_id, extra, BUILTIN_ONLY)
+    if exhausted is not None:
+        give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
+    return list(claimed)
+
+
+def give_back(later: list[tuple[int, int]]) -> None:
+    """Unplayed claims of a batch go back to the queue at once, their tasks sent again."""
+    with transaction.atomic():
+        for match_id, attempt in later:
+            if MATCH_LEASE.unclaim(match_id, attempt):
+                dispatch_match(match_id)

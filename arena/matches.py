@@ -1,0 +1,165 @@
+"""Creating any match: the one check of a line-up (game, seats, who may sit, options, seed) and the one create path.
+
+A match is created queued (the service plays it: its play task is sent on commit) or, for a table
+with people, running from the start with no lease. What happens next: `arena.claims` (taking a
+queued match for one attempt), `results.finish` (playing and committing it), `arena.sweeper`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from arena.claims import MATCH_LEASE, dispatch_match
+from arena.errors import RequestError
+from arena.models import Match, MatchSeat, Player
+from arena.seats import Where, check, is_person
+from arena.seeds import MAX_SEED, draw_seed
+from games.registry import GameSpec, all_games, get_game
+
+
+def resolve_game(game: str) -> GameSpec:
+    try:
+        return get_game(game)
+    except KeyError:
+        known = ", ".join(spec.key for spec in all_games())
+        raise RequestError(f"unknown game {game!r}; available games: {known}") from None
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A checked line-up: the game, the players in seat order, normalised options and the seed."""
+
+    spec: GameSpec
+    players: list[Player]
+    options: dict[str, Any]
+    seed: int
+
+
+def check_seating(
+    *,
+    game: str,
+    players: Sequence[Player],
+    options: object = None,
+    seed: object = None,
+    where: Where = Where.MATCH,
+    pins: Mapping[int, Any] | None = None,
+) -> Seating:
+    """The one validation of every match: game, seat count, a player seated twice, who may sit, options, seed.
+
+    A creator may give a seed only where every seat is a bot (a reproducible experiment); a match
+    with a person always gets a seed drawn here, so nobody can know the deal in advance.
+    """
+    spec = resolve_game(game)
+    count = len(players)
+    check_count(spec, count)
+    seen: set[int] = set()
+    for player in players:
+        if player.id in seen:
+            raise RequestError(f"player {player.id} is seated twice")
+        seen.add(player.id)
+    people = [player for player in players if is_person(player)]
+    if seed is not None and people:
+        raise RequestError(
+            f"a seed may be given only when every seat is a bot; player {people[0].id} ({people[0].name}) "
+            "is a person, so the server draws the seed"
+        )
+    for seat, player in enumerate(players):
+        check(player, where, (pins or {}).get(seat))
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RequestError("options must be an object")
+    try:
+        normalised = spec.validate_options(options, count)
+    except (ValueError, TypeError) as exc:
+        raise RequestError(f"bad options: {exc}") from None
+    if seed is None:
+        seed = draw_seed()
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise RequestError(f"seed must be an integer between 0 and {MAX_SEED}")
+    return Seating(spec=spec, players=list(players), options=normalised, seed=seed)
+
+
+def check_count(spec: GameSpec, count: int) -> None:
+    if not spec.min_players <= count <= spec.max_players:
+        raise RequestError(f"{spec.key} is played by {spec.min_players} to {spec.max_players} players, got {count}")
+
+
+def players_by_id(game: str, player_ids: Sequence[int]) -> list[Player]:
+    """The players in the given order; a bad count, a repeated or an unknown id named, in that order."""
+    check_count(resolve_game(game), len(player_ids))
+    seen: set[int] = set()
+    for player_id in player_ids:
+        if player_id in seen:
+            raise RequestError(f"player {player_id} is seated twice")
+        seen.add(player_id)
+    found = Player.objects.in_bulk(list(player_ids))
+    missing = [player_id for player_id in player_ids if player_id not in found]
+    if missing:
+        raise RequestError(f"unknown player {missing[0]}")
+    return [found[player_id] for player_id in player_ids]
+
+
+def create_match(
+    *,
+    game: str,
+    kind: str,
+    player_ids: Sequence[int] | None = None,
+    players: Sequence[Player] | None = None,
+    options: object = None,
+    seed: object = None,
+    created_by: Any = None,
+    live: bool = False,
+    dispatch: bool = True,
+    service_seed: int | None = None,
+    pins: Mapping[int, Any] | None = None,
+) -> Match:
+    """The one create path of every kind of match, inside the caller's transaction when there is one.
+
+    `live`: a table played decision by decision (people may sit; running from the start with no
+    lease, so the bot-match sweeper never touches it). Otherwise a queued match the service plays,
+    its play task sent on commit unless `dispatch` is False (the caller plays it in-process).
+    `seed` comes from the creator (refused where a person sits); `service_seed` is one the service
+    itself fixes (a known deal for tests and benchmarks), never taken from a request.
+    """
+    if kind not in Match.Kind.values:
+        raise RequestError(f"unknown match kind {kind!r}; expected one of {', '.join(Match.Kind.values)}")
+    if players is None:
+        players = players_by_id(game, player_ids or [])
+    seating = check_seating(
+        game=game,
+        players=players,
+        options=options,
+        seed=seed,
+        where=Where.TABLE if live else Where.MATCH,
+        pins=pins,
+    )
+    if service_seed is not None:
+        seating = replace(seating, seed=service_seed)
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=seating.spec.key,
+            kind=kind,
+            rated=kind in Match.RATED_KINDS,
+            options=seating.options,
+            seed=seating.seed,
+            created_by=created_by,
+            status=Match.Status.RUNNING if live else Match.Status.QUEUED,
+            attempt=1 if live else 0,
+            started_at=now if live else None,
+            lease_expires_at=None if live else MATCH_LEASE.resend_deadline(),
+        )
+        MatchSeat.objects.bulk_create(
+            [MatchSeat(match=match, seat=seat, player=player) for seat, player in enumerate(seating.players)]
+        )
+        if dispatch and not live:
+            dispatch_match(match.id)
+    return match
+
+

@@ -1,0 +1,8 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class MatchmakingConfig(AppConfig):
+    name = "matchmaking"
+    verbose_name = "Matchmaking"

@@ -1,0 +1,101 @@
+"""Friendly tables: a player opens a table for guests (people or bots); it plays unrated once all accept."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from arena.errors import NotSeated, PlayError
+from arena.matches import check_seating, resolve_game
+from arena.models import Match, Player
+from arena.people import person_of
+from arena.seats import Where
+from play import engine
+from play.models import FriendlyTable, TableSeat
+
+
+def open_table(user: Any, game: str, guests: Sequence[object], options: object = None) -> FriendlyTable:
+    spec = resolve_game(game)
+    host = person_of(user)
+    if not isinstance(guests, list | tuple) or any(isinstance(g, bool) or not isinstance(g, int) for g in guests):
+        raise PlayError("guests must be a list of player ids")
+    ids = [int(guest) for guest in guests]
+    count = len(ids) + 1
+    if not spec.min_players <= count <= spec.max_players:
+        raise PlayError(
+            f"{spec.key} is played by {spec.min_players} to {spec.max_players} players: "
+            f"invite {spec.min_players - 1} to {spec.max_players - 1} guests, not {len(ids)}"
+        )
+    if host.id in ids:
+        raise PlayError("you sit at your own table already; invite others")
+    if len(set(ids)) != len(ids):
+        raise PlayError("a guest is invited twice")
+    found = Player.objects.in_bulk(ids)
+    for guest_id in ids:
+        if guest_id not in found:
+            raise PlayError(f"unknown player {guest_id}")
+    # The match core's one check of a line-up: who may sit at a table with people, the options.
+    seating = check_seating(
+        game=spec.key, players=[host, *(found[guest_id] for guest_id in ids)], options=options, where=Where.TABLE
+    )
+    normalised = seating.options
+    with transaction.atomic():
+        table = FriendlyTable.objects.create(host=host, game=spec.key, options=normalised)
+        seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
+        for seat, guest_id in enumerate(ids, start=1):
+            guest = found[guest_id]
+            seats.append(TableSeat(table=table, seat=seat, player=guest, accepted=guest.kind == Player.Kind.BOT))
+        TableSeat.objects.bulk_create(seats)
+        _start_when_ready(table)
+    return table
+
+
+def _locked_table(user: Any, table_id: int) -> tuple[FriendlyTable, TableSeat]:
+    table = FriendlyTable.objects.select_for_update().filter(pk=table_id).first()
+    seat = None
+    if table is not None:
+        seat = TableSeat.objects.filter(table=table, player__owner=user, player__kind=Player.Kind.HUMAN).first()
+    if table is None or seat is None:
+        raise NotSeated(f"no table {table_id} with a seat for you")
+    return table, seat
+
+
+def accept(user: Any, table_id: int) -> FriendlyTable:
+    with transaction.atomic():
+        table, seat = _locked_table(user, table_id)
+        if table.status != FriendlyTable.Status.OPEN:
+            raise PlayError(f"table {table_id} is {table.status}")
+        if not seat.accepted:
+            seat.accepted = True
+            seat.save(update_fields=["accepted"])
+        _start_when_ready(table)
+    return table
+
+
+def decline(user: Any, table_id: int) -> FriendlyTable:
+    """A guest declining, or the host closing, cancels a table that has not started."""
+    with transaction.atomic():
+        table, _ = _locked_table(user, table_id)
+        if table.status != FriendlyTable.Status.OPEN:
+            raise PlayError(f"table {table_id} is {table.status}")
+        table.status = FriendlyTable.Status.CANCELLED
+        table.save(update_fields=["status"])
+    return table
+
+
+def _start_when_ready(table: FriendlyTable) -> None:
+    seats = list(table.seats.select_related("player").order_by("seat"))
+    if not all(seat.accepted for seat in seats):
+        return
+    match = engine.create_live_match(
+        game=table.game,
+        kind=Match.Kind.FRIENDLY,
+        players=[seat.player for seat in seats],
+        options=table.options,
+        created_by=table.host.owner,
+    )
+    table.status = FriendlyTable.Status.STARTED
+    table.match = match
+    table.save(update_fields=["status", "match"])

@@ -1,0 +1,1 @@
+"""The results layer: finishing matches, committing results, moving ratings, then telling the features above."""

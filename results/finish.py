@@ -1,0 +1,198 @@
+"""The finisher: plays claimed matches and commits their results, moving the ratings explicitly.
+
+A play task (`results.tasks`) claims its match and other queued built-in bot matches
+(`arena.claims`), plays them outside any transaction (`arena.runner`), then commits them together:
+the match rows locked, the ratings moved by `ratings.ledger.rate` (which returns the changes it
+wrote), the seats written with their placings and rating changes, and `match_committed` sent for
+the features above, all in one transaction. Tables with people commit through `commit_result` too.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from arena import runner
+from arena.claims import MATCH_LEASE, claim_batch, give_back, release_after_error
+from arena.models import Match, MatchSeat
+from arena.rows import update_rows
+from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
+from ratings.ledger import GameResult, rate
+from results.signals import match_committed
+
+log = logging.getLogger(__name__)
+
+_TICK = timedelta(microseconds=1)
+
+
+@dataclass
+class Finished:
+    """A match played under one attempt, waiting to be committed (seats in seat order)."""
+
+    match: Match
+    attempt: int
+    seats: list[MatchSeat]
+    played: runner.PlayedGame
+
+
+def commit_result(match_id: int, attempt: int, played: runner.PlayedGame) -> bool:
+    """Write the result, the seats' placings and the ratings at once.
+
+    False if the attempt lost the match, or the match was already rated.
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return False
+    seats = list(match.seats.select_related("player").order_by("seat"))
+    return match_id in commit_results([Finished(match, attempt, seats, played)])
+
+
+def commit_results(batch: Sequence[Finished]) -> set[int]:
+    """Commit several played matches in one transaction; the ids committed.
+
+    Each match is committed only by the holder of its current attempt (checked with the match rows
+    locked, in id order). Then the ratings of the rated ones move (`ratings.ledger.rate`, which
+    locks the rating rows of the whole batch at once and returns what it wrote), the seats get their
+    placings and rating changes, and `match_committed` tells the features above, in batch order.
+    If the batch cannot commit as a whole (a match already rated), each match is committed alone so
+    that the others still count.
+    """
+    if not batch:
+        return set()
+    try:
+        return _commit_together(batch)
+    except IntegrityError:
+        if len(batch) == 1:
+            log.warning("match %s was already rated; attempt %s discarded", batch[0].match.pk, batch[0].attempt)
+            return set()
+    committed: set[int] = set()
+    for item in batch:
+        committed |= commit_results([item])
+    return committed
+
+
+def _commit_together(batch: Sequence[Finished]) -> set[int]:
+    with transaction.atomic():
+        rows = (
+            Match.objects.select_for_update()
+            .filter(pk__in=[item.match.pk for item in batch])
+            .order_by("pk")
+            .values_list("pk", "attempt", "status")
+        )
+        current = {pk: (attempt, status) for pk, attempt, status in rows}
+        ours = [item for item in batch if current.get(item.match.pk) == (item.attempt, Match.Status.RUNNING)]
+        if not ours:
+            return set()
+        changes = rate(
+            [
+                GameResult(
+                    match=item.match,
+                    players=[seat.player for seat in item.seats],
+                    totals=item.played.totals,
+                    forfeited=item.played.forfeited,
+                )
+                for item in ours
+                if item.match.rated
+            ]
+        )
+        # Taken once the rating rows are locked, strictly increasing through the batch: per player,
+        # finishing times follow the order in which the ratings moved.
+        finished_at = timezone.now() - _TICK
+        for item in ours:
+            finished_at = max(timezone.now(), finished_at + _TICK)
+            match, played = item.match, item.played
+            placed = placings(played.totals, played.forfeited)
+            record = dict(played.record)
+            record[RECORD_FIELD] = record_verdict(
+                played.totals, played.forfeited, played.stand_in, len(record.get("actions") or [])
+            )
+            for index, seat in enumerate(item.seats):
+                seat.score = played.totals[index]
+                seat.rank = placed[index]
+                seat.forfeited = played.forfeited[index]
+                change = changes.get((match.pk, seat.player_id))
+                if change is not None:
+                    seat.rating_before, seat.rating_after = change.before, change.after
+            match.status = Match.Status.FINISHED
+            match.attempt = item.attempt
+            match.record = record
+            match.lease_expires_at = None
+            match.error = ""
+            match.finished_at = finished_at
+        update_rows(
+            Match, [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
+        )
+        update_rows(
+            MatchSeat,
+            [seat for item in ours for seat in item.seats],
+            ["score", "rank", "forfeited", "rating_before", "rating_after"],
+        )
+        for item in ours:
+            # The features above (tournaments, submitted bots) write in this same transaction.
+            match_committed.send(sender=Match, match=item.match, seats=item.seats, played=item.played)
+    return {item.match.pk for item in ours}
+
+
+def run_match(match_id: int) -> str:
+    """Claim, play and commit one match. Safe to call any number of times, even concurrently."""
+    return run_matches(match_id, extra=0)
+
+
+def run_matches(match_id: int, extra: int | None = None) -> str:
+    """Claim match_id and up to `extra` other queued built-in bot matches, play them, commit them at once.
+
+    Claiming, reading and committing are one statement or one transaction for the whole batch
+    instead of one per match. The other matches are played only while the batch is young
+    (ARENA_CLAIM_BATCH_SECONDS, at most a quarter of the lease); the rest are given back unplayed
+    and their tasks sent again. Returns
+    what became of match_id, as `run_match` does. Safe to call any number of times, concurrently.
+    """
+    if extra is None:
+        extra = int(settings.ARENA_CLAIM_BATCH) - 1
+    claimed = claim_batch(match_id, extra)
+    if not claimed:
+        return "not claimed"
+    attempts = dict(claimed)
+    matches = Match.objects.in_bulk(list(attempts))
+    seats: dict[int, list[MatchSeat]] = {}
+    for seat in MatchSeat.objects.filter(match_id__in=list(attempts)).select_related("player").order_by("seat"):
+        seats.setdefault(seat.match_id, []).append(seat)
+    # A batch's results wait for its last game: they are held back at most about this long.
+    budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
+    # The task's own match first: it is the one its message asked for.
+    order = sorted(attempts, key=lambda pk: (pk != match_id, pk))
+    outcome: dict[int, str] = {}
+    batch: list[Finished] = []
+    for index, pk in enumerate(order):
+        if index > 0 and time.monotonic() > budget:
+            give_back([(later, attempts[later]) for later in order[index:]])
+            break
+        match = matches[pk]
+        try:
+            played = runner.play(
+                match.game,
+                [seat.player for seat in seats[pk]],
+                match.seed,
+                match.options,
+                move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
+                match_id=pk,
+            )
+        except Exception as exc:  # any failure of the game or a bot: retried, then failed
+            log.exception("match %s attempt %s failed", pk, attempts[pk])
+            release_after_error(pk, attempts[pk], f"{type(exc).__name__}: {exc}")
+            outcome[pk] = "error"
+            continue
+        batch.append(Finished(match, attempts[pk], seats[pk], played))
+    committed = commit_results(batch)
+    for item in batch:
+        outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
+    return outcome.get(match_id, "not claimed")
+
+

@@ -1,0 +1,224 @@
+"""Comparing two versions of an owner's bots ("is my v2 better than v1?"): friendly games, never rated.
+
+Every deal is played by each version in every seat against the same built-in opponents, as the
+command line's `compare` does (games.part_du_chef.comparison: paired differences, 95% intervals,
+the verdict in words); the versions play through the same protocol v1 sessions and sandbox as in
+their validation games (seats.open_session), pinned to the versions asked for.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arena.dispatch import send_on_commit
+from arena.errors import RequestError
+from arena.seeds import draw_seed
+from botclient.match import play_with_sessions
+from common.task_names import TaskName
+from games.part_du_chef.comparison import Comparison, Side, compare
+from games.part_du_chef.seating import NamedBot, Outcome, Played
+from games.part_du_chef.simulation import make_bot
+from games.part_du_chef.state import State
+from submissions.models import BotComparison, BotVersion, SubmittedBot
+from submissions.seats import open_session
+
+log = logging.getLogger(__name__)
+
+COMPARE_TIME_LIMIT_SECONDS = 3600.0
+COMPARE_OPPONENTS = ("random", "greedy")
+PLAYABLE = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
+
+
+class ArenaSessions:
+    """The resolver of games.part_du_chef.seating for submitted versions: plays their protocol v1 sessions
+    under the arena's failure policy (a failing seat forfeits, greedy plays on for it)."""
+
+    def add_arguments(self, parser: Any) -> None:
+        """No command-line options: the server's settings give the limits."""
+
+    def configure(self, args: Any) -> None:
+        """Nothing to read."""
+
+    def resolve(self, spec: str) -> Callable[[int], Any] | None:
+        return None  # versions are given directly (version_bot), never named
+
+    def play(self, state: State, seats: Sequence[Any]) -> Outcome:
+        options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
+        played = play_with_sessions(state, seats, options, replacement_seed=state.seed)
+        return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
+
+    def close(self) -> None:
+        """Sessions close at the end of each game."""
+
+
+def version_label(version: BotVersion) -> str:
+    return f"{version.bot.player.name} v{version.number}"
+
+
+def version_bot(version: BotVersion, resolver: ArenaSessions) -> NamedBot:
+    return NamedBot(version_label(version), lambda seed: open_session(version), resolver)
+
+
+def builtin_bot(name: str) -> NamedBot:
+    return NamedBot(name, lambda seed: make_bot(name, seed))
+
+
+# -- asking ---------------------------------------------------------------------------------------
+
+
+def _against(bot: SubmittedBot, against: dict[str, Any]) -> BotVersion:
+    """The version to compare with: a validated version of the same bot, or another own bot's active one."""
+    if set(against) == {"version"}:
+        number = against["version"]
+        version = BotVersion.objects.defer("bundle", "log").filter(bot=bot, number=number).first()
+        if version is None:
+            raise RequestError(f"against: bot {bot.pk} has no version {number}")
+        # Retired covers replaced versions (validated) and versions dropped before validation (not playable).
+        if version.status not in PLAYABLE or version.validated_at is None:
+            never = "" if version.validated_at else " and was never validated"
+            raise RequestError(
+                f"against: version {number} is {version.status}{never}; only an active or validated version can play"
+            )
+        return version
+    if set(against) == {"bot"}:
+        other = SubmittedBot.objects.filter(pk=against["bot"], player__owner_id=bot.player.owner_id).first()
+        if other is None:
+            raise RequestError(f"against: you have no bot {against['bot']}")
+        if other.game != bot.game:
+            raise RequestError(f"against: bot {other.pk} plays {other.game}, not {bot.game}")
+        version = BotVersion.objects.defer("bundle", "log").filter(bot=other, status=BotVersion.Status.ACTIVE).first()
+        if version is None or other.retired_at is not None:
+            raise RequestError(f"against: bot {other.pk} has no active version")
+        return version
+    raise RequestError('against: give either {"version": number} or {"bot": id}')
+
+
+def request_compare(
+    bot: SubmittedBot, *, against: dict[str, Any], deals: int, opponents: Sequence[str], marianne: bool
+) -> BotComparison:
+    """Queue a comparison of the bot's active version against `against`; its task is sent on commit."""
+    limit = int(settings.ARENA_COMPARE_MAX_DEALS)
+    if not 1 <= deals <= limit:
+        raise RequestError(f"deals: {deals} is out of range; ask for 1 to {limit} deals")
+    if not 1 <= len(opponents) <= 3:
+        raise RequestError(f"opponents: give 1 to 3 built-in bots, not {len(opponents)}")
+    unknown = [name for name in opponents if name not in COMPARE_OPPONENTS]
+    if unknown:
+        raise RequestError(
+            f"opponents: unknown {', '.join(map(repr, unknown))}; built-in opponents are {', '.join(COMPARE_OPPONENTS)}"
+        )
+    if bot.retired_at is not None:
+        raise RequestError(f"bot {bot.pk} is retired")
+    version = BotVersion.objects.defer("bundle", "log").filter(bot=bot, status=BotVersion.Status.ACTIVE).first()
+    if version is None:
+        raise RequestError(f"bot {bot.pk} has no active version to compare")
+    other = _against(bot, against)
+    if other.pk == version.pk:
+        raise RequestError(f"against: that is version {version.number} itself, the one being compared")
+    players = len(opponents) + 1
+    with transaction.atomic():
+        comparison = BotComparison.objects.create(
+            bot=bot,
+            version=version,
+            against=other,
+            deals=deals,
+            opponents=list(opponents),
+            marianne=marianne,
+            seed=draw_seed(),
+            games_total=2 * deals * players,
+        )
+        send_on_commit(TaskName.RUN_COMPARE, (comparison.pk,))
+    return comparison
+
+
+# -- playing --------------------------------------------------------------------------------------
+
+
+def _side(side: Side) -> dict[str, Any]:
+    return {
+        "label": side.label,
+        "score": side.score.to_json(),
+        "placing": side.placing.to_json(),
+        "forfeits": side.forfeits,
+        "games": side.games,
+    }
+
+
+def result_json(comparison: Comparison) -> dict[str, Any]:
+    return {
+        "verdict": comparison.verdict(),
+        "score_diff": comparison.score_diff.to_json(),
+        "placing_diff": comparison.placing_diff.to_json(),
+        "version": _side(comparison.a),
+        "against": _side(comparison.b),
+        "deals": comparison.deals,
+        "players": comparison.players,
+    }
+
+
+def claim(comparison_id: int) -> bool:
+    """queued -> running, once: a re-delivered or repeated task finds nothing to claim."""
+    return bool(
+        BotComparison.objects.filter(pk=comparison_id, status=BotComparison.Status.QUEUED).update(
+            status=BotComparison.Status.RUNNING, started_at=timezone.now()
+        )
+    )
+
+
+def fail_abandoned(now: datetime | None = None) -> int:
+    """Comparisons still running past their task's hard time limit lost their worker: failed, saying so.
+
+    A re-delivered task finds them claimed and does nothing, so without this they would stay running.
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=COMPARE_TIME_LIMIT_SECONDS + 60)
+    return BotComparison.objects.filter(status=BotComparison.Status.RUNNING, started_at__lt=cutoff).update(
+        status=BotComparison.Status.FAILED,
+        finished_at=now,
+        error="the worker playing this comparison stopped before it finished; start it again",
+    )
+
+
+def _end(comparison_id: int, **fields: Any) -> None:
+    BotComparison.objects.filter(pk=comparison_id, status=BotComparison.Status.RUNNING).update(
+        finished_at=timezone.now(), **fields
+    )
+
+
+def run_compare(comparison_id: int) -> str:
+    """Claim and play the comparison, saving progress game by game. Safe to call any number of times."""
+    if not claim(comparison_id):
+        return "not claimed"
+    row = BotComparison.objects.select_related("version__bot__player", "against__bot__player").get(pk=comparison_id)
+    resolver = ArenaSessions()
+    done = 0
+
+    def on_game(played: Played) -> None:
+        nonlocal done
+        done += 1
+        BotComparison.objects.filter(pk=comparison_id).update(games_done=done)
+
+    opponents = [builtin_bot(name) for name in row.opponents]
+    try:
+        outcome = compare(
+            version_bot(row.version, resolver),
+            version_bot(row.against, resolver),
+            opponents,
+            row.deals,
+            row.seed,
+            marianne=row.marianne,
+            on_game=on_game,
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure is the comparison's, shown to its owner
+        log.warning("comparison %s failed", comparison_id, exc_info=True)
+        _end(comparison_id, status=BotComparison.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
+        return "failed"
+    _end(comparison_id, status=BotComparison.Status.FINISHED, result=result_json(outcome))
+    return "finished"

@@ -1,0 +1,267 @@
+"""API shapes of submitted bots and their versions (explicit fields; owner, rating, status read-only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from arena.serializers import HeldBackMixin, SecretsListSerializer
+from submissions.models import BOT_STATUSES, BotComparison, BotSeat, BotVersion, SubmittedBot
+
+BOT_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$"
+HELD_BACK_HELP = "null while the match, or another table of its deal, is still playing"
+BOT_NAME_HELP = "2 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; unique among players."
+
+
+def queue_place(version: BotVersion) -> int | None:
+    """A pending version's place among the versions waiting for validation (1: the next one), or None.
+
+    Validations are sent to the workers in the order they were created, so the place counts the
+    pending versions of every bot created before this one.
+    """
+    if version.status != BotVersion.Status.PENDING:
+        return None
+    ahead = BotVersion.objects.filter(
+        Q(created_at__lt=version.created_at) | Q(created_at=version.created_at, id__lt=version.id),
+        status=BotVersion.Status.PENDING,
+    )
+    return ahead.count() + 1
+
+
+class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
+    queue_place = serializers.SerializerMethodField(
+        help_text="while pending: the place among the versions waiting for validation (1: next), else null"
+    )
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_queue_place(self, version: BotVersion) -> int | None:
+        return queue_place(version)
+
+    class Meta:
+        model = BotVersion
+        fields = [
+            "number",
+            "source",
+            "filename",
+            "bundle_size",
+            "bundle_sha256",
+            "endpoint",
+            "status",
+            "queue_place",
+            "reason",
+            "created_at",
+            "validated_at",
+            "activated_at",
+        ]
+        read_only_fields = fields
+
+
+class BotVersionDetailSerializer(BotVersionSerializer):
+    log = serializers.JSONField(read_only=True, help_text="What validation did, game by game (owner only).")
+
+    class Meta(BotVersionSerializer.Meta):
+        fields = [*BotVersionSerializer.Meta.fields, "log"]
+        read_only_fields = fields
+
+
+class BotRatingSerializer(serializers.Serializer[dict[str, Any]]):
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
+    id = serializers.IntegerField(source="player_id", read_only=True)
+    name = serializers.RegexField(BOT_NAME, source="player.name", max_length=64, help_text=BOT_NAME_HELP)
+    owner = serializers.CharField(source="player.owner.username", read_only=True)
+    status = serializers.SerializerMethodField()
+    rating = serializers.SerializerMethodField()
+    active_version = serializers.SerializerMethodField()
+    latest_version = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SubmittedBot
+        fields = [
+            "id",
+            "name",
+            "game",
+            "description",
+            "owner",
+            "status",
+            "rating",
+            "active_version",
+            "latest_version",
+            "suspended_at",
+            "suspension_reason",
+            "retired_at",
+            "created_at",
+        ]
+        read_only_fields = [
+            "id",
+            "game",
+            "owner",
+            "status",
+            "rating",
+            "active_version",
+            "latest_version",
+            "suspended_at",
+            "suspension_reason",
+            "retired_at",
+            "created_at",
+        ]
+
+    def _versions(self, bot: SubmittedBot) -> list[BotVersion]:
+        return sorted(bot.versions.all(), key=lambda version: version.number)
+
+    @extend_schema_field(serializers.ChoiceField(choices=BOT_STATUSES))
+    def get_status(self, bot: SubmittedBot) -> str:
+        return bot.status_given(bot.versions.all())
+
+    @extend_schema_field(BotRatingSerializer(allow_null=True))
+    def get_rating(self, bot: SubmittedBot) -> dict[str, Any] | None:
+        for row in bot.player.ratings.all():
+            if row.game == bot.game:
+                return {"rating": row.rating, "games": row.games, "provisional": row.provisional}
+        return None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_active_version(self, bot: SubmittedBot) -> int | None:
+        for version in self._versions(bot):
+            if version.status == BotVersion.Status.ACTIVE:
+                return version.number
+        return None
+
+    @extend_schema_field(BotVersionSerializer(allow_null=True))
+    def get_latest_version(self, bot: SubmittedBot) -> dict[str, Any] | None:
+        versions = self._versions(bot)
+        return BotVersionSerializer(versions[-1]).data if versions else None
+
+    def update(self, instance: SubmittedBot, validated_data: dict[str, Any]) -> SubmittedBot:
+        player_data = validated_data.pop("player", {})
+        if "name" in player_data:
+            instance.player.name = player_data["name"]
+            instance.player.save(update_fields=["name"])
+        if "description" in validated_data:
+            instance.description = validated_data["description"]
+            instance.save(update_fields=["description"])
+        return instance
+
+
+class SourceSerializer(serializers.Serializer[dict[str, Any]]):
+    """A new version: a file upload (multipart) or an endpoint URL."""
+
+    file = serializers.FileField(
+        required=False, help_text="One .py or .js file, or a .zip holding main.py (size-capped)."
+    )
+    endpoint = serializers.CharField(
+        required=False, max_length=2000, help_text="An http(s) URL answering protocol v1 messages POSTed as JSON."
+    )
+
+
+class BotCreateSerializer(SourceSerializer):
+    name = serializers.RegexField(BOT_NAME, max_length=64, help_text=BOT_NAME_HELP)
+    game = serializers.CharField(max_length=32, default="part-du-chef")
+    description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer[BotSeat]):
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True)
+    kind = serializers.CharField(source="match.kind", read_only=True)
+    match_status = serializers.CharField(source="match.status", read_only=True)
+    # What the bot wrote and the errors it met may name the pizzas it saw: held back like the record.
+    forfeit_reason = serializers.CharField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
+    moves = serializers.JSONField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
+    stderr = serializers.CharField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
+    held_back = serializers.SerializerMethodField()
+    held_back_reason = serializers.SerializerMethodField()
+    secret_fields = ("forfeit_reason", "moves", "stderr")
+
+    class Meta:
+        model = BotSeat
+        fields = [
+            "match",
+            "kind",
+            "match_status",
+            "seat",
+            "version",
+            "played",
+            "forfeited",
+            "forfeit_reason",
+            "moves",
+            "stderr",
+            "held_back",
+            "held_back_reason",
+        ]
+        read_only_fields = fields
+        list_serializer_class = SecretsListSerializer
+
+    def to_representation(self, instance: BotSeat) -> dict[str, Any]:
+        return self.hide_secrets(instance, super().to_representation(instance))
+
+
+class HeadToHeadSerializer(serializers.Serializer[Any]):
+    opponent = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="games this bot placed first")
+    mean_placing = serializers.FloatField(help_text="this bot's mean placing in those games (1 is best)")
+    above = serializers.IntegerField(help_text="games this bot placed above the opponent")
+    opponent_mean_placing = serializers.FloatField()
+
+
+class CompareAgainstSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(required=False, min_value=1, help_text="a version number of this bot")
+    bot = serializers.IntegerField(required=False, min_value=1, help_text="another of your bots (its active version)")
+
+
+class CompareRequestSerializer(serializers.Serializer[Any]):
+    against = CompareAgainstSerializer(help_text='{"version": n} or {"bot": id}')
+    deals = serializers.IntegerField(default=10, help_text="1 to ARENA_COMPARE_MAX_DEALS (10 unless configured)")
+    opponents = serializers.ListField(
+        child=serializers.CharField(max_length=32), default=["greedy"], help_text="built-in bots: greedy, random"
+    )
+    marianne = serializers.BooleanField(default=False)
+
+
+class CompareProgressSerializer(serializers.Serializer[Any]):
+    games_done = serializers.IntegerField()
+    games_total = serializers.IntegerField()
+
+
+class ComparisonSerializer(serializers.ModelSerializer[BotComparison]):
+    bot = serializers.IntegerField(source="bot_id", read_only=True)
+    version = serializers.IntegerField(source="version.number", read_only=True)
+    against = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+
+    @extend_schema_field({"type": "object", "properties": {"bot": {"type": "integer"}, "version": {"type": "integer"}}})
+    def get_against(self, comparison: BotComparison) -> dict[str, int]:
+        return {"bot": comparison.against.bot_id, "version": comparison.against.number}
+
+    @extend_schema_field(CompareProgressSerializer)
+    def get_progress(self, comparison: BotComparison) -> dict[str, int]:
+        return {"games_done": comparison.games_done, "games_total": comparison.games_total}
+
+    class Meta:
+        model = BotComparison
+        fields = [
+            "id",
+            "bot",
+            "version",
+            "against",
+            "deals",
+            "opponents",
+            "marianne",
+            "status",
+            "progress",
+            "result",
+            "error",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = fields

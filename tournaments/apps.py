@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        # Imported here, not at the top: models can be imported only once the app registry is ready.
+        from arena.secrecy import register_hold_back
+        from results.signals import match_committed
+        from tournaments import receivers
+        from tournaments.secrecy import deal_hold_backs
+
+        match_committed.connect(receivers.tournament_match_done, dispatch_uid="tournaments.match_done")
+        register_hold_back("tournament-deals", deal_hold_backs)
