@@ -3,7 +3,7 @@
 The Python starter kit plays seat 1 of a real three-player game with La Marianne against two `greedy`
 bots, through the same protocol v1 session and failure policy as in the arena; every message it is
 sent and every answer it gives are recorded. The doc shows the `start`, the `act` of its first take of
-the third pizza (a position mid-game) and the `end`; tests/localplay/test_protocol_doc.py checks that
+the third pizza (a position mid-game) and the `end`; tests/botclient/test_protocol_doc.py checks that
 the doc still shows exactly what this produces.
 
     .venv/bin/python -m botclient.examples

@@ -10,6 +10,9 @@ import pytest
 
 from tests.support import Workers, clear_test_cache
 
+# Submitted bots' fixtures (users, clients, `submit`, `bot_settings`), for every folder that seats them.
+pytest_plugins = ["tests.submitted_bots"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Cache keys of this run carry the test database's name, as the workers' keys do (same formula)."""

@@ -1,7 +1,7 @@
 """What each hostile bot of tests/hostile_bots earns under the tests' short limits (400 ms a move, a 300 ms bank).
 
-One table for the arena's matches (tests/bots/test_hostile_matches.py) and the local command line
-(tests/localplay/test_local_hostile_bots.py): a bot forfeits the same way in both, by construction of the test.
+One table for the arena's matches (tests/submissions/test_hostile_matches.py) and the local command line
+(tests/botclient/test_local_hostile_bots.py): a bot forfeits the same way in both, by construction of the test.
 """
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ def deal(seed: int) -> tuple[tuple[int, ...], ...]:
     12p..12p+11 and burnt slice BURNT_IDS[p], and its ring of thirteen is shuffled on its own.
     """
     # random.Random(seed) without its Python-level __init__ and seed(): for an integer seed both
-    # come down to this C seeding, so the draws are the same (tests/rules/test_deck.py holds them
+    # come down to this C seeding, so the draws are the same (tests/games/test_deck.py holds them
     # to random.Random's), at half the cost of making the generator.
     uniform = _random.Random(seed).random
     others = list(NON_BURNT_IDS)

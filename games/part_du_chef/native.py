@@ -4,7 +4,7 @@
 build/native/ and stamps the build with a digest of those sources. On import the package puts that
 build first on its path only when the stamp matches the sources as they are now, so an edited source
 is never shadowed by a stale build; otherwise, or with PART_DU_CHEF_PURE=1 in the environment, the
-pure Python modules are used. Both give identical records (tests/rules/test_compiled_engine.py).
+pure Python modules are used. Both give identical records (tests/games/test_compiled_engine.py).
 """
 
 from __future__ import annotations

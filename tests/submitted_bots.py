@@ -1,4 +1,5 @@
-"""Fixtures for submitted bots: API clients, a real sandbox on slot uids of its own, bot files."""
+"""Fixtures for submitted bots (a plugin of tests/conftest.py): API clients, a real sandbox on slot uids of its own,
+bot files. The folders of submitted bots' tests use `bot_settings` in every test (their conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from rest_framework.test import APIClient
 
 from sandbox.slots import processes_of
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 STARTER_KITS = ROOT / "starter-kits"
 # One folder of hostile bots; the kit_* ones play the starter kit's moves around their attack.
 SANDBOX_BOTS = ROOT / "tests" / "hostile_bots"
@@ -45,15 +46,15 @@ def sandboxed_processes() -> dict[int, list[int]]:
     return {uid: pids for uid in range(BASE_UID, BASE_UID + SLOTS) if (pids := processes_of(uid))}
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def _own_state_dir() -> Iterator[None]:
     """The sandbox state directory of this run (lock files, staging) goes with it."""
     yield
     shutil.rmtree(STATE_DIR, ignore_errors=True)
 
 
-@pytest.fixture(autouse=True)
-def bot_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+@pytest.fixture
+def bot_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory, _own_state_dir: None) -> Iterator[Any]:
     """The service's sandbox on slot uids of these tests, short limits so failures come fast."""
     settings.ARENA_SANDBOX_STATE_DIR = STATE_DIR
     settings.ARENA_SANDBOX_BASE_UID = BASE_UID

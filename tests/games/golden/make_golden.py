@@ -1,4 +1,4 @@
-"""Regenerate the golden records: python -m tests.rules.golden.make_golden (only when the rules change on purpose)."""
+"""Regenerate the golden records: python -m tests.games.golden.make_golden (only when the rules change on purpose)."""
 
 from __future__ import annotations
 

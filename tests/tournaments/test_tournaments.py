@@ -10,12 +10,11 @@ from ratings.models import RatingChange
 from results.tasks import play_match
 from submissions import actions as submissions
 from submissions.models import BotSeat, BotVersion
+from tests.submitted_bots import STARTER_KITS, zipped
 from tournaments import schedule, standings
 from tournaments.actions import advance
 from tournaments.models import Tournament, TournamentGame
 from tournaments.tasks import start_tournament
-
-from .conftest import STARTER_KITS, zipped
 
 KIT = (STARTER_KITS / "python" / "bot.py").read_bytes()
 

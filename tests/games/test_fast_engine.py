@@ -16,7 +16,7 @@ from games.part_du_chef.actions import Action, Cut, Steal, Take
 from games.part_du_chef.bots.random_bot import RandomBot
 from games.part_du_chef.play import play_state
 from games.part_du_chef.playout import play_random, random_action
-from games.part_du_chef.reference import ReferenceState
+from tests.games.reference import ReferenceState
 
 GAMES = 3000
 

@@ -8,9 +8,8 @@ from rest_framework.test import APIClient
 
 from arena.models import Player
 from matchmaking import matchmaker
+from tests.submitted_bots import STARTER_KITS, worker_environment
 from tests.support import wait_until
-
-from .conftest import STARTER_KITS, worker_environment
 
 
 def test_upload_validate_enter_the_arena_and_a_duplicate_round_robin_then_read_the_standings(
@@ -35,7 +34,7 @@ def test_upload_validate_enter_the_arena_and_a_duplicate_round_robin_then_read_t
     assert not any(game["forfeited"] for game in version["log"])
 
     # The arena: alice's bot and a built-in bot entered by staff; the matchmaker seats them (with
-    # placement off: a new bot would first play the house ladder alone, tests/test_arena_house_bots.py).
+    # placement off: a new bot would first play the house ladder alone, tests/matchmaking/test_arena_house_bots.py).
     settings.ARENA_BOT_PLACEMENT_GAMES = 0
     greedy = Player.objects.get(name="greedy")
     entry = alice.post(

@@ -6,8 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.models import Player
 from submissions.models import BotVersion, SubmittedBot
-
-from .conftest import STARTER_KITS, zipped
+from tests.submitted_bots import STARTER_KITS, zipped
 
 KIT = (STARTER_KITS / "python" / "bot.py").read_bytes()
 

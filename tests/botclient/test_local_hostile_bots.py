@@ -1,4 +1,4 @@
-"""Hostile bots forfeit locally exactly as in the arena (tests/bots/test_hostile_matches.py): same status, same
+"""Hostile bots forfeit locally exactly as in the arena (tests/submissions/test_hostile_matches.py): same status, same
 message, greedy finishing the seat, nothing left running; and the sandbox contains them the same way."""
 
 from __future__ import annotations

@@ -12,9 +12,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from arena.models import Match, Player
 from submissions import comparing
 from submissions.models import BotComparison, BotVersion, SubmittedBot
+from tests.submitted_bots import STARTER_KITS, worker_environment
 from tests.support import wait_until
-
-from .conftest import STARTER_KITS, worker_environment
 
 
 def own_bot(user: Any, name: str, statuses: list[str]) -> SubmittedBot:

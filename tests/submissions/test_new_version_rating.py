@@ -9,8 +9,7 @@ from ratings.ledger import replay_ledger
 from ratings.models import Rating, RatingChange
 from results.tasks import play_match
 from submissions import actions as submissions
-
-from .conftest import STARTER_KITS, zipped
+from tests.submitted_bots import STARTER_KITS, zipped
 
 KIT = (STARTER_KITS / "python" / "bot.py").read_bytes()
 

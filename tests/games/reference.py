@@ -2,7 +2,7 @@
 
 This is the engine as it was before `state.py` was rewritten for speed, kept unchanged in what
 it does (lists of slice ids, every legality check spelled out, chili sorts found by trying every
-multiset at the end). tests/rules/test_fast_engine.py replays thousands of seeded games through
+multiset at the end). tests/games/test_fast_engine.py replays thousands of seeded games through
 both and requires identical records. Nothing else should use it: it is slower by design.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, product
 from typing import Final
 
-from .actions import Action, Cut, Steal, Swap, Take
-from .deck import (
+from games.part_du_chef.actions import Action, Cut, Steal, Swap, Take
+from games.part_du_chef.deck import (
     BURNT,
     BURNT_PENALTY,
     CHILI,
@@ -29,9 +29,9 @@ from .deck import (
     VARIETY_MULTIPLIER,
     deal,
 )
-from .errors import IllegalAction
-from .observation import Observation
-from .scoring import ChiliAssignment, Score, ranks_of
+from games.part_du_chef.errors import IllegalAction
+from games.part_du_chef.observation import Observation
+from games.part_du_chef.scoring import ChiliAssignment, Score, ranks_of
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5

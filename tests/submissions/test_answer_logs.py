@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from botclient.protocol import ANSWER_LOG_BYTES
 from submissions.models import BotSeat, BotVersion
-
-from .conftest import SANDBOX_BOTS, STARTER_KITS
+from tests.submitted_bots import SANDBOX_BOTS, STARTER_KITS
 
 PROSE = """import json, sys
 for line in sys.stdin:

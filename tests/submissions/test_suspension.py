@@ -8,8 +8,7 @@ from results.tasks import play_match
 from submissions import actions as submissions
 from submissions.models import BotVersion, SubmittedBot
 from submissions.rules import forfeit_threshold
-
-from .conftest import SANDBOX_BOTS, STARTER_KITS
+from tests.submitted_bots import SANDBOX_BOTS, STARTER_KITS
 
 KIT = (STARTER_KITS / "python" / "bot.py").read_bytes()
 

@@ -14,9 +14,19 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from arena.models import Match, MatchSeat, Player
+from tests.submitted_bots import (  # noqa: F401  (fixtures)
+    STARTER_KITS,
+    _own_state_dir,
+    bot_settings,
+    client_for,
+    submit,
+    users,
+    worker_environment,
+)
 from tests.support import ROOT, Workers, wait_until
 
-from .conftest import STARTER_KITS, worker_environment
+# Submitted bots here run with the sandbox's short test limits, as in tests/submissions/.
+pytestmark = pytest.mark.usefixtures("bot_settings")
 
 LADDER = {"random", "greedy", "search-fast", "search"}
 

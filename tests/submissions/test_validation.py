@@ -12,8 +12,7 @@ import pytest
 from arena.models import Match
 from submissions import actions
 from submissions.models import BotSeat, BotVersion
-
-from .conftest import HOSTILE, STARTER_KITS, kit_zip
+from tests.submitted_bots import HOSTILE, STARTER_KITS, kit_zip
 
 CRASH_ON_THIRD_MOVE = (HOSTILE / "kit_crash_mid_game.py").read_text()
 

@@ -28,7 +28,7 @@ SLOTS = 4
 # Slot uids of this run alone: other runs on the machine (other people's tests, an arena worker) use others.
 BASE_UID = 300_000 + (os.getpid() % 1000) * SLOTS
 STATE_DIR = Path(f"/run/part-du-chef-tests-{BASE_UID}")
-# The arena tests' short limits (tests/bots/conftest.py), so that failures come as fast there as here.
+# The arena tests' short limits (tests/submitted_bots.py), so that failures come as fast there as here.
 FAST = {"move_ms": 400, "bank_ms": 300, "start_ms": 3000}
 
 

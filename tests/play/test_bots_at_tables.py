@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from rest_framework.test import APIClient
 
 from arena.errors import UnplayablePlayer
@@ -12,9 +13,11 @@ from arena.people import person_of
 from play.engine import create_live_match, play_turn
 from play.models import LiveGame
 from submissions.models import BotSeat, BotVersion
+from tests.submissions.test_validation import hosted  # noqa: F401 - the local hosted bot server, a fixture
+from tests.submitted_bots import STARTER_KITS, kit_zip
 
-from .conftest import STARTER_KITS, kit_zip
-from .test_validation import hosted  # noqa: F401 - the local hosted bot server, a fixture
+# Submitted bots here run with the sandbox's short test limits, as in tests/submissions/.
+pytestmark = pytest.mark.usefixtures("bot_settings")
 
 # Plays like the starter kit, except at a table of four from the second pizza on: it passes validation
 # (tables of two and three) and crashes in the middle of a game with people.
@@ -177,9 +180,8 @@ def test_an_uploaded_bots_decisions_at_a_table_are_played_by_a_real_worker(
     restore_builtin_bots, workers, submit, users, client_for
 ):
     from arena.builtin import ensure_builtin_bots
+    from tests.submitted_bots import worker_environment
     from tests.support import wait_until
-
-    from .conftest import worker_environment
 
     ensure_builtin_bots(Player)  # a transactional test starts from an empty database
     workers.start("table-bots", **worker_environment())
