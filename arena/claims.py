@@ -7,6 +7,8 @@ attempt. Only the holder of the current attempt can commit a result.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -85,6 +87,44 @@ def claim_batch(match_id: int, extra: int) -> list[tuple[int, int]]:
     if exhausted is not None:
         give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
     return list(claimed)
+
+
+def claim_group(match_id: int) -> list[tuple[int, int]]:
+    """Claim every claimable table of match_id's duplicate deal at once, or none: [(match id, attempt)].
+
+    The rows of the group are locked in id order first; while any of them is running under a live
+    lease (another task plays the deal), nothing is claimed. Tables out of attempts are failed.
+    """
+    now = timezone.now()
+    lease_until = now + timedelta(seconds=MATCH_LEASE.lease_seconds())
+    won: list[tuple[int, int]] = []
+    exhausted: list[tuple[int, int]] = []
+    with transaction.atomic():
+        group = Match.objects.filter(pk=match_id).values_list("deal_group", flat=True).first()
+        if group is None:
+            return []
+        rows = list(
+            Match.objects.select_for_update()
+            .filter(deal_group=group)
+            .order_by("pk")
+            .values_list("pk", "status", "attempt", "lease_expires_at")
+        )
+        live = [pk for pk, status, _, lease in rows if status == Match.Status.RUNNING and lease and lease >= now]
+        if live:
+            return []
+        for pk, status, attempt, _ in rows:
+            if status not in (Match.Status.QUEUED, Match.Status.RUNNING):
+                continue
+            if attempt >= MATCH_LEASE.max_attempts():
+                exhausted.append((pk, attempt))
+                continue
+            Match.objects.filter(pk=pk, attempt=attempt).update(
+                status=Match.Status.RUNNING, attempt=attempt + 1, lease_expires_at=lease_until, started_at=now
+            )
+            won.append((pk, attempt + 1))
+    for pk, attempt in exhausted:
+        give_up(pk, attempt, "the last attempt did not finish before its lease expired")
+    return won
 
 
 def give_back(later: list[tuple[int, int]]) -> None:

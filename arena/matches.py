@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 from django.utils import timezone
@@ -118,6 +119,7 @@ def create_match(
     dispatch: bool = True,
     service_seed: int | None = None,
     pins: Mapping[int, Any] | None = None,
+    deal_group: UUID | None = None,
 ) -> Match:
     """The one create path of every kind of match, inside the caller's transaction when there is one.
 
@@ -126,6 +128,7 @@ def create_match(
     its play task sent on commit unless `dispatch` is False (the caller plays it in-process).
     `seed` comes from the creator (refused where a person sits); `service_seed` is one the service
     itself fixes (a known deal for tests and benchmarks), never taken from a request.
+    `deal_group` joins the tables of one duplicate deal: they are played in lockstep (results.finish).
     """
     if kind not in Match.Kind.values:
         raise RequestError(f"unknown match kind {kind!r}; expected one of {', '.join(Match.Kind.values)}")
@@ -154,6 +157,7 @@ def create_match(
             attempt=1 if live else 0,
             started_at=now if live else None,
             lease_expires_at=None if live else MATCH_LEASE.resend_deadline(),
+            deal_group=deal_group,
         )
         MatchSeat.objects.bulk_create(
             [MatchSeat(match=match, seat=seat, player=player) for seat, player in enumerate(seating.players)]

@@ -79,11 +79,15 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     # Taken inside the committing transaction, after the rating rows are locked.
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The tables of one duplicate deal share it: they are claimed, played in lockstep and committed
+    # together (results.finish), so no bot learns at one table what another has not shown yet.
+    deal_group = models.UUIDField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
         verbose_name_plural = "matches"
         indexes = [
+            models.Index(fields=["deal_group"], name="match_deal_group", condition=Q(deal_group__isnull=False)),
             models.Index(fields=["status", "lease_expires_at"], name="match_status_lease"),
             models.Index(fields=["kind", "status"], name="match_kind_status"),
         ]

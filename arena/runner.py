@@ -19,14 +19,17 @@ from arena import seats
 from arena.models import Player
 from arena.seats import SeatBot
 from botclient import BotSession, StdioBot
+from botclient.lockstep import Pace
 from botclient.match import play_with_sessions
 from games.registry import get_game
 
 
-def bot_for_player(player: Player, seed: int, *, match_id: int | None = None, seat: int = 0) -> SeatBot | BotSession:
-    """What plays the seat: from the seat kind's registered hook (`arena.seats`)."""
-    bot: SeatBot | BotSession = seats.bot_for(player, seed, match_id=match_id, seat=seat)
-    return bot
+def seat_bots(players: Sequence[Player], seed: int, *, match_id: int | None = None) -> list[SeatBot | BotSession]:
+    """What plays each seat, from the seat kinds' registered hooks (`arena.seats`), each with its seat's seed."""
+    return [
+        seats.bot_for(player, seat_seed(seed, seat), match_id=match_id, seat=seat)
+        for seat, player in enumerate(players)
+    ]
 
 
 def seat_seed(match_seed: int, seat: int) -> int:
@@ -67,19 +70,27 @@ def play(
     *,
     move_delay: float = 0.0,
     match_id: int | None = None,
+    pace: Pace | None = None,
+    bots: Sequence[SeatBot | BotSession] | None = None,
 ) -> PlayedGame:
+    """Play the match's game to its end with its seats' bots.
+
+    `pace` holds the game back where the tables of one duplicate deal wait for each other
+    (botclient.lockstep): before each decision and before the final scores. `bots`: the seats'
+    bots made beforehand (`seat_bots`), where the game is played on a thread of its own.
+    """
     spec = get_game(game)
-    bots = [
-        bot_for_player(player, seat_seed(seed, seat), match_id=match_id, seat=seat)
-        for seat, player in enumerate(players)
-    ]
+    if bots is None:
+        bots = seat_bots(players, seed, match_id=match_id)
     state = spec.new_state(len(players), seed, options)
     engines: list[SeatBot] = [bot for bot in bots if not isinstance(bot, BotSession)]
     if len(engines) < len(bots):
-        return _play_with_sessions(state, players, bots, seed, options)
+        return _play_with_sessions(state, players, bots, seed, options, pace)
     while not state.is_over:
         seat = state.to_act
         assert seat is not None  # a game that is not over has a seat to act
+        if pace is not None:
+            pace(state)
         if move_delay > 0:
             time.sleep(move_delay)
         action = engines[seat].act(state.observation(seat))
@@ -104,9 +115,10 @@ def _play_with_sessions(
     bots: Sequence[SeatBot | BotSession],
     seed: int,
     options: dict[str, Any],
+    pace: Pace | None,
 ) -> PlayedGame:
     """Submitted bots under the failure policy: a failing seat forfeits and `greedy` plays it on."""
-    played = play_with_sessions(state, bots, options, replacement_seed=seat_seed(seed, len(players)))
+    played = play_with_sessions(state, bots, options, replacement_seed=seat_seed(seed, len(players)), pace=pace)
     logs = []
     for seat, bot in enumerate(bots):
         if not isinstance(bot, BotSession):

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from games.part_du_chef import IllegalAction, State, action_from_json
 from games.part_du_chef.bots import get_bot
 
+from .lockstep import Pace
 from .protocol import BotFailure
 from .session import BotSession
 
@@ -67,8 +68,13 @@ def play_with_sessions(
     options: dict[str, Any] | None = None,
     *,
     replacement_seed: int = 0,
+    pace: Pace | None = None,
 ) -> MatchPlay:
-    """Play ``state`` to its end; sessions are started here and always closed."""
+    """Play ``state`` to its end; sessions are started here and always closed.
+
+    ``pace`` (botclient.lockstep) is called before each decision and before the final scores are
+    sent: the tables of one duplicate deal wait there for each other.
+    """
     players = len(seats)
     if players != state.players:
         raise ValueError(f"{players} seats for a game of {state.players}")
@@ -96,6 +102,8 @@ def play_with_sessions(
             to_act = state.to_act
             assert to_act is not None
             seat = to_act
+            if pace is not None:
+                pace(state)
             observation = state.observation(seat)
             bot = acting[seat]
             if not isinstance(bot, BotSession):
@@ -116,6 +124,8 @@ def play_with_sessions(
             forfeit(seat, log.status, log.error)
             state.apply(acting[seat].act(observation))
             play.stand_in.append(True)
+        if pace is not None:
+            pace(state)
         scores = [score.to_json() for score in state.scores()]
         ranks = list(state.ranks())
         for bot in acting:

@@ -10,6 +10,7 @@ the features above, all in one transaction. Tables with people commit through `c
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,9 +21,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from arena import runner
-from arena.claims import MATCH_LEASE, claim_batch, give_back, release_after_error
+from arena.claims import MATCH_LEASE, claim_batch, claim_group, give_back, release_after_error
 from arena.models import Match, MatchSeat
 from arena.rows import update_rows
+from botclient.lockstep import Lockstep
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
 from ratings.ledger import GameResult, rate
 from results.signals import match_committed
@@ -151,19 +153,19 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     Claiming, reading and committing are one statement or one transaction for the whole batch
     instead of one per match. The other matches are played only while the batch is young
     (ARENA_CLAIM_BATCH_SECONDS, at most a quarter of the lease); the rest are given back unplayed
-    and their tasks sent again. Returns
-    what became of match_id, as `run_match` does. Safe to call any number of times, concurrently.
+    and their tasks sent again. A table of a duplicate deal is played with the other tables of its
+    deal instead (`run_deal`). Returns what became of match_id, as `run_match` does. Safe to call
+    any number of times, concurrently.
     """
+    if Match.objects.filter(pk=match_id, deal_group__isnull=False).exists():
+        return run_deal(match_id)
     if extra is None:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
     claimed = claim_batch(match_id, extra)
     if not claimed:
         return "not claimed"
     attempts = dict(claimed)
-    matches = Match.objects.in_bulk(list(attempts))
-    seats: dict[int, list[MatchSeat]] = {}
-    for seat in MatchSeat.objects.filter(match_id__in=list(attempts)).select_related("player").order_by("seat"):
-        seats.setdefault(seat.match_id, []).append(seat)
+    matches, seats = _load(attempts)
     # A batch's results wait for its last game: they are held back at most about this long.
     budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
     # The task's own match first: it is the one its message asked for.
@@ -190,9 +192,77 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
             outcome[pk] = "error"
             continue
         batch.append(Finished(match, attempts[pk], seats[pk], played))
+    return _commit(batch, outcome).get(match_id, "not claimed")
+
+
+def run_deal(match_id: int) -> str:
+    """The tables of match_id's duplicate deal: claimed together, played side by side, committed together.
+
+    Every table plays on a thread of its own, held in lockstep (botclient.lockstep): no seat at
+    any table is asked about pizza k before every table of the deal has reached it, so a bot that
+    sits at several tables of the deal, and remembers, learns nothing another table has not shown.
+    """
+    claimed = claim_group(match_id)
+    if not claimed:
+        return "not claimed"
+    attempts = dict(claimed)
+    matches, seats = _load(attempts)
+    order = sorted(attempts)
+    # The seats' bots are made here, where the database is at hand; the threads only play.
+    bots = {pk: runner.seat_bots([seat.player for seat in seats[pk]], matches[pk].seed, match_id=pk) for pk in order}
+    lockstep = Lockstep(len(order))
+    games: dict[int, runner.PlayedGame | Exception] = {}
+
+    def play_table(table: int, pk: int) -> None:
+        match = matches[pk]
+        try:
+            games[pk] = runner.play(
+                match.game,
+                [seat.player for seat in seats[pk]],
+                match.seed,
+                match.options,
+                move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
+                match_id=pk,
+                pace=lockstep.pacer(table),
+                bots=bots[pk],
+            )
+        except Exception as exc:  # the failure of one table is that table's (retried, then failed)
+            log.exception("match %s attempt %s failed", pk, attempts[pk])
+            games[pk] = exc
+        finally:
+            lockstep.done(table)
+
+    threads = [
+        threading.Thread(target=play_table, args=(table, pk), name=f"deal-table-{pk}", daemon=True)
+        for table, pk in enumerate(order)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    outcome: dict[int, str] = {}
+    batch: list[Finished] = []
+    for pk in order:
+        game = games[pk]
+        if isinstance(game, Exception):
+            release_after_error(pk, attempts[pk], f"{type(game).__name__}: {game}")
+            outcome[pk] = "error"
+        else:
+            batch.append(Finished(matches[pk], attempts[pk], seats[pk], game))
+    return _commit(batch, outcome).get(match_id, "not claimed")
+
+
+def _load(attempts: dict[int, int]) -> tuple[dict[int, Match], dict[int, list[MatchSeat]]]:
+    """The claimed matches and their seats in seat order, players with them: two queries."""
+    matches = Match.objects.in_bulk(list(attempts))
+    seats: dict[int, list[MatchSeat]] = {}
+    for seat in MatchSeat.objects.filter(match_id__in=list(attempts)).select_related("player").order_by("seat"):
+        seats.setdefault(seat.match_id, []).append(seat)
+    return matches, seats
+
+
+def _commit(batch: list[Finished], outcome: dict[int, str]) -> dict[int, str]:
     committed = commit_results(batch)
     for item in batch:
         outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
-    return outcome.get(match_id, "not claimed")
-
-
+    return outcome

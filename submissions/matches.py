@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 
@@ -22,6 +23,7 @@ def create_pinned_match(
     seed: int,
     created_by: Any = None,
     dispatch: bool = True,
+    deal_group: UUID | None = None,
 ) -> Match:
     """A queued match; each (player, version) seat is played by that version whatever happens later.
 
@@ -39,6 +41,7 @@ def create_pinned_match(
             created_by=created_by,
             dispatch=False,
             pins=pins,
+            deal_group=deal_group,
         )
         BotSeat.objects.bulk_create(
             [

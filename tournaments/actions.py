@@ -9,6 +9,7 @@ safe to run twice or at once.
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -197,6 +198,8 @@ def _create_round(tournament: Tournament, round_number: int, playing: list[Tourn
     for table_index, table in enumerate(tables):
         for deal in range(tournament.games_per_table):
             seed = schedule.deal_seed()
+            # The rotations of a duplicate deal are played side by side, pizza by pizza (botclient.lockstep).
+            group = uuid4() if tournament.duplicate else None
             for rotation, seating in enumerate(schedule.rotations(table, deal, duplicate=tournament.duplicate)):
                 match = create_pinned_match(
                     game=tournament.game,
@@ -205,6 +208,7 @@ def _create_round(tournament: Tournament, round_number: int, playing: list[Tourn
                     options=tournament.options,
                     seed=seed,
                     created_by=tournament.created_by,
+                    deal_group=group,
                 )
                 links.append(
                     TournamentGame(
