@@ -19,8 +19,8 @@ from arena import seats
 from arena.models import Player
 from arena.seats import SeatBot
 from botclient import BotSession, StdioBot
-from botclient.lockstep import Pace
 from botclient.match import play_with_sessions
+from games.part_du_chef.seating import Pace
 from games.registry import get_game
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games.part_du_chef import State
-from games.part_du_chef.seating import BotError, Outcome, looks_like_program
+from games.part_du_chef.seating import BotError, Outcome, Pace, looks_like_program
 from sandbox import BundleRejected, Sandbox, SandboxConfig, SandboxUnavailable
 from sandbox.bundle import BundleLimits, check_python_upload, inspect_zip, prepare_upload
 
@@ -97,10 +97,10 @@ class LocalBots:
         files = self._prepare(path.resolve(), spec)
         return lambda seed: self._program(files, spec)
 
-    def play(self, state: State, seats: Sequence[Any]) -> Outcome:
+    def play(self, state: State, seats: Sequence[Any], pace: Pace | None = None) -> Outcome:
         options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
         try:
-            played = play_with_sessions(state, seats, options, replacement_seed=state.seed)
+            played = play_with_sessions(state, seats, options, replacement_seed=state.seed, pace=pace)
         finally:
             labels = {seat: self._labels.pop(id(bot), f"seat {seat}") for seat, bot in enumerate(seats)}
         if self.verbose:

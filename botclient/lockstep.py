@@ -26,15 +26,13 @@ True
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 
 from games.part_du_chef import State
 from games.part_du_chef.deck import PIZZAS
+from games.part_du_chef.seating import Pace
 
 # The game's last pizza: a table that is over has shown every pizza of the deal.
 LAST_PIZZA = PIZZAS - 1
-
-Pace = Callable[[State], None]
 
 
 class Lockstep:

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from games.part_du_chef import IllegalAction, State, action_from_json
 from games.part_du_chef.bots import get_bot
+from games.part_du_chef.seating import Pace
 
-from .lockstep import Pace
 from .protocol import BotFailure
 from .session import BotSession
 

@@ -9,21 +9,23 @@ their validation games (seats.open_session), pinned to the versions asked for.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.seeds import draw_seed
+from botclient.lockstep import Lockstep
 from botclient.match import play_with_sessions
 from common.task_names import TaskName
-from games.part_du_chef.comparison import Comparison, Side, compare
-from games.part_du_chef.seating import NamedBot, Outcome, Played
+from games.part_du_chef.comparison import Comparison, Side, Stopping, compare, format_seeds
+from games.part_du_chef.seating import NamedBot, Outcome, Pace, Played, play_lineup
 from games.part_du_chef.simulation import make_bot
 from games.part_du_chef.state import State
 from submissions.models import BotComparison, BotVersion, SubmittedBot
@@ -49,9 +51,9 @@ class ArenaSessions:
     def resolve(self, spec: str) -> Callable[[int], Any] | None:
         return None  # versions are given directly (version_bot), never named
 
-    def play(self, state: State, seats: Sequence[Any]) -> Outcome:
+    def play(self, state: State, seats: Sequence[Any], pace: Pace | None = None) -> Outcome:
         options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
-        played = play_with_sessions(state, seats, options, replacement_seed=state.seed)
+        played = play_with_sessions(state, seats, options, replacement_seed=state.seed, pace=pace)
         return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
 
     def close(self) -> None:
@@ -154,6 +156,9 @@ def _side(side: Side) -> dict[str, Any]:
 def result_json(comparison: Comparison) -> dict[str, Any]:
     return {
         "verdict": comparison.verdict(),
+        "decided": comparison.stopped,
+        "seeds": list(comparison.seeds),
+        "replay": f"part-du-chef compare A B --seeds {format_seeds(comparison.seeds)}",
         "score_diff": comparison.score_diff.to_json(),
         "placing_diff": comparison.placing_diff.to_json(),
         "version": _side(comparison.a),
@@ -161,6 +166,39 @@ def result_json(comparison: Comparison) -> dict[str, Any]:
         "deals": comparison.deals,
         "players": comparison.players,
     }
+
+
+def play_deal_in_lockstep(lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
+    """A deal's games side by side, each on a thread of its own, held in lockstep pizza by pizza.
+
+    Both versions play every seat of the same deal: played one after the other, a version that
+    remembers would know the deal from its first game on. In lockstep (botclient.lockstep) no game
+    shows a pizza before every game of the deal has reached it.
+    """
+    lockstep = Lockstep(len(lineups))
+    games: list[Played | BaseException | None] = [None] * len(lineups)
+
+    def play(index: int, lineup: Sequence[NamedBot]) -> None:
+        try:
+            games[index] = play_lineup(lineup, seed, marianne=marianne, with_record=False, pace=lockstep.pacer(index))
+        except BaseException as exc:  # noqa: BLE001 - re-raised below, on the comparison's own thread
+            games[index] = exc
+        finally:
+            lockstep.done(index)
+            connection.close()  # the thread's own database connection, if a session opened one
+
+    threads = [threading.Thread(target=play, args=(i, lineup), daemon=True) for i, lineup in enumerate(lineups)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    played: list[Played] = []
+    for game in games:
+        if isinstance(game, BaseException):
+            raise game
+        assert game is not None  # every thread stored its game or its error
+        played.append(game)
+    return played
 
 
 def claim(comparison_id: int) -> bool:
@@ -215,6 +253,8 @@ def run_compare(comparison_id: int) -> str:
             row.seed,
             marianne=row.marianne,
             on_game=on_game,
+            stopping=Stopping(max_deals=row.deals),
+            play_deal=play_deal_in_lockstep,
         )
     except Exception as exc:  # noqa: BLE001 - any failure is the comparison's, shown to its owner
         log.warning("comparison %s failed", comparison_id, exc_info=True)

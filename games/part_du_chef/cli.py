@@ -35,7 +35,7 @@ from rich.text import Text
 from . import benchmark, simulation
 from .actions import Cut, Swap, Take, action_from_json
 from .bots import BOT_NAMES
-from .comparison import Comparison, compare
+from .comparison import Comparison, Stopping, compare, format_seeds
 from .deck import CHILI, DECK, IS_FINISHER, KIND_NAMES, KIND_OF, PIZZAS, RING
 from .errors import RecordError
 from .record import discrepancies, replay
@@ -111,8 +111,14 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
     p.add_argument(
         "--against", default="greedy,random", help="the opponents, comma-separated (default greedy,random)"
     )
-    p.add_argument("--deals", type=int, default=30, help="duplicate deals (default 30)")
+    p.add_argument(
+        "--deals", type=int, default=30, help="at most this many duplicate deals (default 30; it stops once it knows)"
+    )
     p.add_argument("--seed", type=int, default=0, help="deal i is dealt from seed + i")
+    p.add_argument(
+        "--seeds", help="the deals' seeds instead, e.g. 17,18,40 or 100..129 (as a server comparison reports them)"
+    )
+    p.add_argument("--fixed", action="store_true", help="play every deal, without the sequential stop")
     p.add_argument("--marianne", action="store_true", help="play with La Marianne (every seat eligible)")
     p.add_argument("--playouts", type=int, help="the search bot's playout budget (default: its own)")
     p.set_defaults(handler=_compare)
@@ -320,7 +326,33 @@ def _summary_table(summaries: Sequence[simulation.BotSummary]) -> Table:
 # -- compare -----------------------------------------------------------------------------------
 
 
+def parse_seeds(text: str) -> list[int]:
+    """Seeds as a server comparison reports them: comma-separated numbers and ranges A..B (inclusive).
+
+    >>> parse_seeds("17, 18,40..42")
+    [17, 18, 40, 41, 42]
+    """
+    seeds: list[int] = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if not part:
+            continue
+        low, sep, high = part.partition("..")
+        try:
+            first, last = int(low), int(high) if sep else int(low)
+        except ValueError:
+            raise CliError(f"--seeds: {part!r} is not a seed (a whole number) nor a range A..B") from None
+        if first < 0 or last < first or last - first >= 10_000:
+            raise CliError(f"--seeds: {part!r} is not a range of 1 to 10000 non-negative seeds")
+        seeds.extend(range(first, last + 1))
+    if not seeds:
+        raise CliError("--seeds: give at least one seed")
+    return seeds
+
+
 def _compare(args: argparse.Namespace) -> int:
+    seeds = parse_seeds(args.seeds) if args.seeds is not None else None
+    if seeds is not None:
+        args.deals = len(seeds)
     _positive(args.deals, "--deals")
     if args.playouts is not None:
         _positive(args.playouts, "--playouts")
@@ -348,7 +380,17 @@ def _compare(args: argparse.Namespace) -> int:
             _report_forfeits(played, games)
             advance()
 
-        result = compare(a, b, against, args.deals, args.seed, marianne=args.marianne, on_game=on_game)
+        result = compare(
+            a,
+            b,
+            against,
+            args.deals,
+            args.seed,
+            marianne=args.marianne,
+            on_game=on_game,
+            seeds=seeds,
+            stopping=None if args.fixed else Stopping(max_deals=args.deals),
+        )
     _print_comparison(result, args, opponents)
     return 0
 
@@ -356,7 +398,7 @@ def _compare(args: argparse.Namespace) -> int:
 def _print_comparison(result: Comparison, args: argparse.Namespace, opponents: Sequence[str]) -> None:
     console = _console()
     console.print(
-        f"{result.deals} duplicate deals (seeds {args.seed}..{args.seed + result.deals - 1}), "
+        f"{result.deals} duplicate deals (seeds {format_seeds(result.seeds)}), "
         f"{result.players} players, "
         f"each bot in every seat against {', '.join(opponents)}: {result.deals * result.players} games per bot"
         f"{', with La Marianne' if args.marianne else ''}"

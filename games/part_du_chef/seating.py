@@ -20,6 +20,9 @@ from .play import play_state
 from .simulation import GameResult, bot_seed, make_bot
 from .state import State
 
+# Called before each decision of a game and before its final scores (see BotResolver.play).
+Pace = Callable[[State], None]
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -46,8 +49,12 @@ class BotResolver(Protocol):
         Raises BotError naming the problem when ``spec`` is of its kind but unusable.
         """
 
-    def play(self, state: State, seats: Sequence[Any]) -> Outcome:
-        """Play ``state`` to its end with these seats, under the arena's failure policy."""
+    def play(self, state: State, seats: Sequence[Any], pace: Pace | None = None) -> Outcome:
+        """Play ``state`` to its end with these seats, under the arena's failure policy.
+
+        ``pace``, where given, is called before each decision and before the final scores: the
+        games of one duplicate deal played side by side wait for each other there.
+        """
 
     def close(self) -> None:
         """Release whatever resolving took (unpacked files...)."""
@@ -106,15 +113,20 @@ def resolve_bot(spec: str, resolvers: Sequence[BotResolver], search_playouts: in
     raise UnknownBot(f"unknown bot {name!r}: {understood}")
 
 
-def play_lineup(bots: Sequence[NamedBot], seed: int, *, marianne: bool = False, with_record: bool = True) -> Played:
-    """One game dealt from ``seed`` with these bots in seat order (seat s seeded ``bot_seed(seed, s)``)."""
+def play_lineup(
+    bots: Sequence[NamedBot], seed: int, *, marianne: bool = False, with_record: bool = True, pace: Pace | None = None
+) -> Played:
+    """One game dealt from ``seed`` with these bots in seat order (seat s seeded ``bot_seed(seed, s)``).
+
+    ``pace`` reaches the resolver that plays external bots (built-in bots remember nothing).
+    """
     labels = [bot.label for bot in bots]
     externals = [bot.resolver for bot in bots if bot.resolver is not None]
     start = time.perf_counter()
     seats = [bot.make(bot_seed(seed, seat)) for seat, bot in enumerate(bots)]
     if externals:
         state = State.new(len(bots), seed, marianne=marianne)
-        outcome = externals[0].play(state, seats)
+        outcome = externals[0].play(state, seats, pace)
     else:
         # Built-in bots only: the plain loop, exactly as `simulate` plays them.
         state = play_state(seats, seed, marianne=marianne)

@@ -23,7 +23,8 @@ def test_a_bot_program_compared_with_itself_has_an_interval_containing_zero(run,
     assert status == 0, stderr
     mean, half = _difference(stdout)
     assert mean - half <= 0 <= mean + half
-    assert "verdict: no significant difference" in " ".join(stdout.split())
+    assert "verdict: no difference between" in " ".join(stdout.split())
+    assert "stopped after 3 of at most 4 deals" in " ".join(stdout.split())
     assert "forfeited" not in stderr
 
 

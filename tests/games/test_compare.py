@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.part_du_chef import cli
-from games.part_du_chef.comparison import compare, seatings
+from games.part_du_chef.comparison import Stopping, compare, seatings
 from games.part_du_chef.seating import play_lineup, resolve_bot
 
 
@@ -54,11 +54,35 @@ def test_the_paired_difference_is_the_mean_of_per_deal_differences_over_every_se
 
 
 def test_compare_prints_both_bots_the_difference_and_the_verdict(capsys):
-    status = cli.main(["compare", "greedy", "random", "--against", "random", "--deals", "8"])
+    status = cli.main(["compare", "greedy", "random", "--against", "random", "--deals", "8", "--fixed"])
     out = capsys.readouterr().out
     assert status == 0
     assert "8 duplicate deals (seeds 0..7), 2 players" in out
     assert "A - B (paired by deal)" in out and "verdict: greedy is better than random" in out
+
+
+def test_a_sequential_comparison_stops_as_soon_as_it_knows_with_better_or_no_difference():
+    greedy, random = resolve_bot("greedy", []), resolve_bot("random", [])
+    rule = Stopping(max_deals=30)
+    clear = compare(greedy, random, [random], 30, 0, stopping=rule)
+    assert clear.stopped == "better" and clear.deals < 30
+    assert clear.verdict().startswith("greedy is better than random")
+    assert f"stopped after {clear.deals} of at most 30 deals" in clear.verdict()
+    assert clear.seeds == tuple(range(clear.deals))
+    same = compare(greedy, greedy, [random], 30, 0, stopping=rule)
+    assert same.stopped == "same" and same.deals < 30
+    assert same.verdict().startswith("no difference between greedy and greedy")
+    fixed = compare(greedy, greedy, [random], 30, 0)
+    assert (fixed.deals, fixed.stopped) == (30, None)
+
+
+def test_the_deals_given_by_their_seeds_are_played_in_that_order(capsys):
+    status = cli.main(["compare", "greedy", "random", "--against", "random", "--seeds", "40..41,7", "--fixed"])
+    out = capsys.readouterr().out
+    assert status == 0 and "3 duplicate deals (seeds 40..41,7), 2 players" in out
+    for bad, message in [("4..2", "--seeds: '4..2' is not a range"), ("x", "--seeds: 'x' is not a seed")]:
+        assert cli.main(["compare", "greedy", "random", "--seeds", bad]) == 2
+        assert message in capsys.readouterr().err
 
 
 def test_compare_refuses_bad_input_with_one_line(capsys):
