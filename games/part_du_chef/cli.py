@@ -4,7 +4,7 @@
     python -m games.part_du_chef verify g.jsonl
     python -m games.part_du_chef show g.jsonl --game 3
     python -m games.part_du_chef bench
-    python -m games.part_du_chef ladder --games 1000 --seed 1
+    python -m games.part_du_chef ladder --seed 1
     python -m games.part_du_chef compare greedy random --against greedy,random --deals 50
 
 Bot programs and URLs (`mybot.py`, `http://localhost:8080/`) are understood where resolvers are given
@@ -157,7 +157,9 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
         default=",".join(simulation.LADDER_BOTS),
         help=f"the three bots of the ladder, comma-separated (default {','.join(simulation.LADDER_BOTS)}; {kinds})",
     )
-    p.add_argument("--games", type=int, default=1000)
+    p.add_argument(
+        "--games", type=int, default=200, help="games (default 200: about a minute on two cores; docs use 1000)"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--marianne", action="store_true")
@@ -183,21 +185,55 @@ def _players(value: int) -> None:
 
 @contextmanager
 def _progress(total: int, label: str, *, always: bool = False) -> Iterator[Any]:
-    """A progress bar on stderr for long runs (a no-op callback for short ones)."""
+    """Progress on stderr for long runs (a no-op callback for short ones): a bar on a terminal, else
+    plain lines (a log, CI, a pipe), one every few seconds and one at the end."""
     if total < _PROGRESS_FROM and not always:
         yield lambda: None
+        return
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        with _progress_lines(total, label) as advance:
+            yield advance
         return
     progress = Progress(
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
     )
     with progress:
         task = progress.add_task(label, total=total)
         yield lambda: progress.advance(task)
+
+
+# Plain progress lines: at most one this often (seconds), so a log stays readable.
+_LINE_EVERY = 5.0
+
+
+@contextmanager
+def _progress_lines(total: int, label: str) -> Iterator[Any]:
+    start = time.monotonic()
+    done = 0
+    last = start
+
+    def line() -> None:
+        elapsed = time.monotonic() - start
+        left = f", about {elapsed / done * (total - done):.0f} s left" if 0 < done < total else ""
+        share = f"{100 * done / total:.0f}%"
+        print(f"{label}: {done}/{total} ({share}) in {elapsed:.0f} s{left}", file=sys.stderr, flush=True)
+
+    def advance() -> None:
+        nonlocal done, last
+        done += 1
+        now = time.monotonic()
+        if now - last >= _LINE_EVERY and done < total:
+            last = now
+            line()
+
+    yield advance
+    line()
 
 
 def _read_lines(path: str) -> list[tuple[int, str]]:

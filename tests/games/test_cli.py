@@ -246,3 +246,17 @@ def test_show_prints_player_names_as_they_are(games_file: Path, capsys: pytest.C
     status, out, _ = run(capsys, "show", str(games_file))
     assert status == 0
     assert "Seats: 0 [/red], 1 [bold]x, 2 :pizza:, 3 Zoë" in out
+
+
+def test_a_long_run_whose_standard_error_is_not_a_terminal_prints_plain_progress_lines() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "games.part_du_chef", "simulate", "--players", "3", "--games", "25"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = done.stderr.splitlines()
+    assert lines and re.fullmatch(r"simulate: 25/25 \(100%\) in \d+ s", lines[-1]), done.stderr
+    assert "\x1b[" not in done.stderr  # no terminal control codes in a log
