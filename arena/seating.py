@@ -1,14 +1,18 @@
 """Fair seats: the seat order of a table, drawn so that each player's seats are balanced over its games.
 
 The seat decides who is chef when (at three players the first seat cuts pizzas 1 and 4), so a player
-always seated first would carry that seat's edge or handicap into every rating. Every table the
-service forms (the arena's pools for bots and people, tournaments, validation games) takes its order
-from `balanced_order`: of all the orders of the table, the one after which the players' seat counts
-at tables of that width are the most even, ties drawn by a seeded random generator.
+always seated first would carry that seat's edge or handicap into every rating. The tables the
+service forms (the arena's pools for bots and people, tournaments) take their order from
+`balanced_order`: of all the orders of the table, the one after which the players' seat counts at
+tables of that width are the most even (the most unbalanced player first, then the table's total),
+ties drawn by a seeded random generator. Validation games turn the bot's seat with each version
+(submissions/actions.py); comparisons play each version in every seat of every deal
+(games/part_du_chef/comparison.py).
 
 A seat that a player has taken more often than its share costs; the cost is weighed by the player's
 games, so a newcomer's few games weigh more than a house bot's thousands: a lone bot facing the
 house ladder sits in every seat alike, and the ladder's counts even out over the many bots it meets.
+`seat_summary` shows the result: a player's games and mean placing per seat.
 
 >>> tally = SeatTally()
 >>> rng = random.Random(7)
@@ -24,9 +28,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Collection, Hashable, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Avg, Count, OuterRef, Subquery
 
 from arena.models import Match, MatchSeat
 
@@ -118,17 +122,10 @@ def arena_seat_tally(game: str, width: int, players: Collection[int]) -> SeatTal
     tally = SeatTally()
     if not players:
         return tally
-    seats_of_match = (
-        MatchSeat.objects.filter(match_id=OuterRef("match_id"))
-        .order_by()
-        .values("match_id")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
     rows = (
         MatchSeat.objects.filter(player_id__in=list(players), match__kind=Match.Kind.ARENA, match__game=game)
         .exclude(match__status=Match.Status.FAILED)
-        .annotate(width=Subquery(seats_of_match))
+        .annotate(width=Subquery(_seats_of_match()))
         .filter(width=width)
         .order_by()
         .values_list("player_id", "seat")
@@ -137,3 +134,43 @@ def arena_seat_tally(game: str, width: int, players: Collection[int]) -> SeatTal
     for player_id, seat, games in rows:
         tally.add_seat(player_id, seat, width, games)
     return tally
+
+
+def seat_summary(player_id: int) -> list[dict[str, Any]]:
+    """Per table size and seat, over the player's rated games: `games` and `mean_placing` (1 is best,
+    a forfeit counts last; null where it never sat). Every seat of each table size it played is listed,
+    so a seat it never took shows. One grouped query."""
+    rows = (
+        MatchSeat.objects.filter(
+            player_id=player_id, match__status=Match.Status.FINISHED, match__rated=True, rank__isnull=False
+        )
+        .annotate(width=Subquery(_seats_of_match()))
+        .order_by()
+        .values_list("width", "seat")
+        .annotate(games=Count("id"), mean=Avg("rank"))
+    )
+    found = {(width, seat): (games, mean) for width, seat, games, mean in rows}
+    summary = []
+    for width in sorted({width for width, _ in found}):
+        for seat in range(width):
+            games, mean = found.get((width, seat), (0, None))
+            summary.append(
+                {
+                    "players": width,
+                    "seat": seat,
+                    "games": games,
+                    "mean_placing": None if mean is None else round(float(mean), 2),
+                }
+            )
+    return summary
+
+
+def _seats_of_match() -> Any:
+    """The number of seats of the outer row's match (a correlated subquery)."""
+    return (
+        MatchSeat.objects.filter(match_id=OuterRef("match_id"))
+        .order_by()
+        .values("match_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )

@@ -53,8 +53,8 @@ def test_an_owner_sees_versions_validation_latency_and_forfeits_of_their_bots_on
     client = Client()
     client.force_login(owner)
     # Session, user, bots with players, versions, ratings, seat totals, recent seats, their tournament deals,
-    # arena entries, the latest comparisons of all the bots, the head-to-head table of the one bot.
-    with django_assert_num_queries(11):
+    # arena entries, the latest comparisons of all the bots, the head-to-head and seat tables of the one bot.
+    with django_assert_num_queries(12):
         response = client.get("/my-bots/")
     body = response.content.decode()
     assert response.status_code == 200
