@@ -61,6 +61,8 @@ class Pool:
         self.size = size
         self.people = people
         self.entries = list(entries)
+        # The decision at each moment an explanation asked about (the pool's data do not change).
+        self._decisions: dict[datetime, list[Table]] = {}
 
     @classmethod
     def pools_of(cls, game: str, size: int, entries: Sequence[ArenaEntry]) -> list[Pool]:
@@ -225,10 +227,6 @@ class Pool:
         if decided is None:
             decided = self._decisions[now] = self.decide(now)
         return next((table for table in decided if any(m.entry.id == entry_id for m in table.members)), None)
-
-    @cached_property
-    def _decisions(self) -> dict[datetime, list[Table]]:
-        return {}
 
     def _first_seating(self, waiting: Waiting, now: datetime) -> float | None:
         """Seconds from `now` until the decision would seat this entry if nothing else changed: tried at
