@@ -6,7 +6,7 @@ size the newcomer is a fresh bot of its own account, played by a built-in engine
 validation of an upload are outside this measure: see bench/submitted_matches.py). Baseline, in the
 same run: a bot that is already placed (40 rated games) entered with enough placed bots of other
 accounts to fill its table at once, so its wait is only the tick and the game itself. A placed bot
-entered alone (the house bots join after ARENA_BOT_HOUSE_AFTER_SECONDS) is measured too.
+entered alone (the house bots join after ARENA_HOUSE_AFTER_SECONDS_BOTS) is measured too.
 
     python bench/arena_newcomer.py [--sizes 2,4] [--runs 3] [--engine greedy]
 

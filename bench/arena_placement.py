@@ -50,7 +50,6 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.conf import settings
     from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.db import connection
@@ -61,6 +60,7 @@ def main() -> None:
     from matchmaking import matchmaker
     from matchmaking.entries import enter_arena
     from matchmaking.house import house_players
+    from matchmaking.house import ladder as house_ladder
     from ratings.models import Rating
     from results.finish import run_match
 
@@ -73,7 +73,7 @@ def main() -> None:
     User.objects.filter(username__startswith="bench-").delete()
     game = "part-du-chef"
     house = {bot.builtin: bot for bot in house_players(1) if bot.name == bot.builtin}
-    ladder = [name for name in settings.ARENA_BOT_HOUSE_BOTS if name in house]
+    ladder = [name for name in house_ladder() if name in house]
     for _ in range(args.warmup):
         for a, b in itertools.permutations(ladder, 2):
             match = create_match(

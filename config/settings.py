@@ -13,6 +13,7 @@ from kombu import Queue
 
 from botclient import limits as bot_limits
 from common.env import env_bool, env_float, env_int, env_list, env_str
+from common.renamed_settings import env_name as renamed_env
 from common.services import database_tag, parse_postgres_url
 from common.task_names import OFF_THE_PLAY_QUEUE, TaskName
 
@@ -193,17 +194,17 @@ ARENA_TOURNAMENT_MAX_GAMES = env_int("ARENA_TOURNAMENT_MAX_GAMES", 2000)
 ARENA_TOURNAMENT_MAX_ENTRIES = env_int("ARENA_TOURNAMENT_MAX_ENTRIES", 64)
 ARENA_TOURNAMENT_TICK_SECONDS = env_float("ARENA_TOURNAMENT_TICK_SECONDS", 5.0)
 
-# People at the table: seconds per decision, timeouts before a person forfeits, and how long a
-# person waits in the arena queue before house bots fill the empty seats.
+# People at the table: seconds per decision, timeouts before a person forfeits.
 ARENA_TURN_SECONDS = env_float("ARENA_TURN_SECONDS", 60.0)
 ARENA_MAX_TIMEOUTS = env_int("ARENA_MAX_TIMEOUTS", 3)
-ARENA_HOUSE_BOTS_AFTER_SECONDS = env_float("ARENA_HOUSE_BOTS_AFTER_SECONDS", 30.0)
-ARENA_HOUSE_BOTS = env_list("ARENA_HOUSE_BOTS", ["greedy", "search", "random"])
-# The bots' arena: a bot waiting this long without a full table gets house bots (the built-in ladder).
-ARENA_BOT_HOUSE_AFTER_SECONDS = env_float("ARENA_BOT_HOUSE_AFTER_SECONDS", 10.0)
+# House bots (matchmaking/house.py), one family for both arena pools: the built-in ladder that fills
+# the empty seats, and how long a bot / a person waits without a full table before it does.
+# The old names (common/renamed_settings.py) still work for this release, with a warning.
+ARENA_HOUSE_LADDER = env_list(renamed_env("ARENA_HOUSE_LADDER"), ["random", "greedy", "search-fast", "search"])
+ARENA_HOUSE_AFTER_SECONDS_BOTS = env_float(renamed_env("ARENA_HOUSE_AFTER_SECONDS_BOTS"), 10.0)
+ARENA_HOUSE_AFTER_SECONDS_PEOPLE = env_float(renamed_env("ARENA_HOUSE_AFTER_SECONDS_PEOPLE"), 30.0)
 # A bot with fewer rated games (or a new version still provisional) plays house bots only: its placement.
 ARENA_BOT_PLACEMENT_GAMES = env_int("ARENA_BOT_PLACEMENT_GAMES", 10)
-ARENA_BOT_HOUSE_BOTS = env_list("ARENA_BOT_HOUSE_BOTS", ["random", "greedy", "search-fast", "search"])
 ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
 
 # --- Request limits and retries (docs/api.md) --------------------------------------------------

@@ -2,8 +2,9 @@
 
 Rules: a player sits at one arena table at a time; a table is never the same set of players as the
 last table of any of its members; two players of one owner never sit at one rated table (no rating
-farming with two bots); among the candidates in the window, those a player has met least come first;
-seats rotate from one table to the next. Used by the matchmaker for bots and by matchmaking.people for people.
+farming with two bots); among the candidates in the window, those a player has met least come first.
+Used by every pool of the matchmaker (matchmaking.pool), for bots and for people; the seat order of a
+table is drawn by arena.seating.
 """
 
 from __future__ import annotations
@@ -26,6 +27,15 @@ class Waiting:
     entry: ArenaEntry
     rating: float
     since: datetime
+
+    @classmethod
+    def of(cls, entry: ArenaEntry, rating: float) -> Waiting:
+        """An entry waits since it entered or, if later, since its last table ended."""
+        since = entry.waiting_since
+        current = entry.current_match
+        if current is not None and current.finished_at and current.finished_at > since:
+            since = current.finished_at
+        return cls(entry, rating, since)
 
     def window(self, now: datetime) -> float:
         waited = max(0.0, (now - self.since).total_seconds())
@@ -54,13 +64,6 @@ def shares_an_owner(owners: Iterable[int | None]) -> bool:
             return True
         seen.add(owner)
     return False
-
-
-def rotate_seats(members: Sequence[Waiting]) -> list[Waiting]:
-    """Seat order for a table: by player id, rotated by how many tables its members have had."""
-    ordered = sorted(members, key=lambda waiting: waiting.entry.player_id)
-    shift = sum(waiting.entry.tables_played for waiting in ordered) % len(ordered)
-    return ordered[shift:] + ordered[:shift]
 
 
 def pick_tables(

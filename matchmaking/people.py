@@ -1,18 +1,16 @@
 """The arena queue for people: join for a game and a table size, see one's place, leave.
 
-Tables of people are formed by the arena matchmaker (`matchmaker.tick`), which hands the
-people of each pool to `seat_people`: people close in rating sit together (`matchmaking.pairing`), and a
-person who has waited longer than ARENA_HOUSE_BOTS_AFTER_SECONDS gets the empty seats filled with house bots.
-A person's entry serves one table: it closes when they are seated.
+Tables of people are formed by the arena matchmaker (`matchmaker.tick`) in the people's pool of each
+game and table size (`matchmaking.pool`), by the same rules as the bots': people close in rating sit
+together (`matchmaking.pairing`), and a person who has waited ARENA_HOUSE_AFTER_SECONDS_PEOPLE gets the
+empty seats filled with house bots (`matchmaking.house`). A person's entry serves one table: it closes
+when they are seated.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -21,11 +19,6 @@ from arena.errors import PlayError
 from arena.matches import resolve_game
 from arena.models import ArenaEntry, Match, MatchSeat, Player
 from arena.people import person_of
-from games.part_du_chef.bots import BOT_NAMES
-from matchmaking.pairing import Waiting, pick_tables, rotate_seats
-from play import engine
-from ratings.elo import INITIAL_RATING
-from ratings.models import Rating
 
 
 def join(user: Any, game: str, table_size: object) -> ArenaEntry:
@@ -97,73 +90,3 @@ def status(user: Any) -> dict[str, Any]:
             "waiting_seconds": round((now - entry.waiting_since).total_seconds(), 1),
         }
     return {"player": player.id, "waiting": waiting, "match": current_match(player)}
-
-
-def house_bots(game: str, count: int, near: float, exclude: Sequence[int] = ()) -> list[Player]:
-    """`count` house bots (built-in engines, no owner), the closest in rating to `near` first."""
-    engines = [name for name in settings.ARENA_HOUSE_BOTS if name in BOT_NAMES]
-    if not engines:
-        return []
-    bots = list(Player.objects.filter(kind=Player.Kind.BOT, owner=None, builtin__in=engines).exclude(id__in=exclude))
-    number = 2
-    while len(bots) < count:
-        # Fewer house bots than empty seats: another player for each engine, under a name of its own.
-        for name in engines:
-            bot, _ = Player.objects.get_or_create(
-                name=f"{name}-{number}", defaults={"kind": Player.Kind.BOT, "builtin": name}
-            )
-            if bot.kind == Player.Kind.BOT and bot.builtin == name and bot not in bots and bot.id not in exclude:
-                bots.append(bot)
-        number += 1
-    ratings = dict(
-        Rating.objects.filter(game=game, player_id__in=[bot.id for bot in bots]).values_list("player_id", "rating")
-    )
-    bots.sort(key=lambda bot: (abs(ratings.get(bot.id, INITIAL_RATING) - near), bot.id))
-    return bots[:count]
-
-
-def _seat(members: Sequence[Waiting], bots: Sequence[Player], game: str, now: datetime) -> int:
-    people = rotate_seats(members)
-    match = engine.create_live_match(
-        game=game, kind=Match.Kind.ARENA, players=[member.entry.player for member in people] + list(bots)
-    )
-    table = sorted([member.entry.player_id for member in members] + [bot.id for bot in bots])
-    for member in members:
-        entry = member.entry
-        entry.active = False
-        entry.current_match = match
-        entry.last_table = table
-        entry.tables_played += 1
-        entry.save(update_fields=["active", "current_match", "last_table", "tables_played"])
-    return match.id
-
-
-def seat_people(pool: Sequence[Waiting], game: str, size: int, now: datetime) -> list[int]:
-    """Tables for the waiting people of one pool (called by the matchmaker with their entries locked)."""
-    created = []
-    seated: set[int] = set()
-    for members in pick_tables(pool, size, now):
-        created.append(_seat(members, [], game, now))
-        seated.update(member.entry.id for member in members)
-    patience = timedelta(seconds=float(settings.ARENA_HOUSE_BOTS_AFTER_SECONDS))
-    left = sorted((w for w in pool if w.entry.id not in seated), key=lambda w: (w.since, w.entry.id))
-    for anchor in left:
-        if anchor.entry.id in seated or now - anchor.since < patience:
-            continue
-        window = anchor.window(now)
-        company = [
-            other
-            for other in left
-            if other.entry.id not in seated
-            and other.entry.id != anchor.entry.id
-            and abs(other.rating - anchor.rating) <= max(window, other.window(now))
-        ]
-        company.sort(key=lambda other: (abs(other.rating - anchor.rating), other.since, other.entry.id))
-        members = [anchor, *company[: size - 1]]
-        mean = sum(member.rating for member in members) / len(members)
-        bots = house_bots(game, size - len(members), mean)
-        if len(bots) < size - len(members):
-            continue  # no house bots configured: people wait for people
-        created.append(_seat(members, bots, game, now))
-        seated.update(member.entry.id for member in members)
-    return created

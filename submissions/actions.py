@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 VALIDATION_LEASE_SECONDS = 600.0
 VALIDATION_MAX_ATTEMPTS = 3
-# Validation tables: the built-in opponents of each game, the bot's seat, the options.
+# Validation tables: the built-in opponents of each game, the bot's seat (of its first version), the options.
 VALIDATION_TABLES: tuple[tuple[tuple[str, ...], int, dict[str, Any]], ...] = (
     (("greedy",), 0, {}),
     (("random", "greedy"), 1, {"marianne": True}),
@@ -241,6 +241,23 @@ def _game_log(index: int, match: Match, seat: int) -> dict[str, Any]:
     return entry
 
 
+def validation_table(index: int, version_number: int) -> tuple[tuple[str, ...], int, dict[str, Any]]:
+    """Validation game `index` of a version: the built-in opponents, the bot's seat, the options.
+
+    Fair seats: the bot's seat at a table turns by one place per version of the bot (and per repeat of
+    the table when more games than tables are played), so over its validation games it sits in every
+    seat alike, and is not always the first chef.
+
+    >>> [validation_table(0, number)[1] for number in (1, 2, 3)]
+    [0, 1, 0]
+    >>> [validation_table(1, number)[1] for number in (1, 2, 3)]
+    [1, 2, 0]
+    """
+    opponents, seat, options = VALIDATION_TABLES[index % len(VALIDATION_TABLES)]
+    turn = version_number - 1 + index // len(VALIDATION_TABLES)
+    return opponents, (seat + turn) % (len(opponents) + 1), options
+
+
 def run_validation(version_id: int) -> str:
     """Claim, play the validation games, then activate or reject. Safe to call any number of times."""
     attempt = claim_validation(version_id)
@@ -268,7 +285,7 @@ def run_validation(version_id: int) -> str:
     games = max(1, int(settings.ARENA_BOT_VALIDATION_GAMES))
     entries: list[dict[str, Any]] = []
     for index in range(games):
-        opponents, seat, options = VALIDATION_TABLES[index % len(VALIDATION_TABLES)]
+        opponents, seat, options = validation_table(index, version.number)
         lineup: list[tuple[Player, BotVersion | None]] = [(builtins[name], None) for name in opponents]
         lineup.insert(seat, (bot.player, version))
         match = create_pinned_match(

@@ -214,6 +214,15 @@ class HeadToHeadSerializer(serializers.Serializer[Any]):
     opponent_mean_placing = serializers.FloatField()
 
 
+class SeatSummarySerializer(serializers.Serializer[Any]):
+    players = serializers.IntegerField(help_text="the table size")
+    seat = serializers.IntegerField(help_text="0 is the first chef")
+    games = serializers.IntegerField(help_text="rated games this bot played in that seat")
+    mean_placing = serializers.FloatField(
+        allow_null=True, help_text="its mean placing there (1 is best; a forfeit counts last); null without games"
+    )
+
+
 class CompareAgainstSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(required=False, min_value=1, help_text="a version number of this bot")
     bot = serializers.IntegerField(required=False, min_value=1, help_text="another of your bots (its active version)")

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from arena.errors import BadRequest
 from arena.names import name_refusal
+from arena.seating import seat_summary
 from common.limits import DepthLimitedJSONParser
 from submissions import actions, comparing
 from submissions.headtohead import head_to_head
@@ -30,6 +31,7 @@ from submissions.serializers import (
     CompareRequestSerializer,
     ComparisonSerializer,
     HeadToHeadSerializer,
+    SeatSummarySerializer,
     SourceSerializer,
 )
 
@@ -157,6 +159,13 @@ class BotViewSet(
         """Per opponent in rated games: games, wins, mean placing (a forfeit counts last); owner only."""
         bot = self.get_object()
         return Response(HeadToHeadSerializer(head_to_head(bot.pk), many=True).data)
+
+    @extend_schema(responses=SeatSummarySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def seats(self, request: Request, id: str | None = None) -> Response:
+        """Per table size and seat, over rated games: games and mean placing (fair seats); owner only."""
+        bot = self.get_object()
+        return Response(SeatSummarySerializer(seat_summary(bot.pk), many=True).data)
 
     @extend_schema(request=CompareRequestSerializer, responses={202: ComparisonSerializer})
     @action(detail=True, methods=["post"])

@@ -8,6 +8,7 @@ safe to run twice or at once.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 from uuid import uuid4
 
@@ -20,6 +21,7 @@ from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.matches import resolve_game
 from arena.models import Match, Player
+from arena.seating import SeatTally
 from common.task_names import TaskName
 from ratings.models import Rating
 from submissions.matches import create_pinned_match
@@ -193,6 +195,15 @@ def _create_round(tournament: Tournament, round_number: int, playing: list[Tourn
         if bye is not None:
             tournament.byes = {**tournament.byes, str(round_number): bye.id}
             Tournament.objects.filter(pk=tournament.pk).update(byes=tournament.byes)
+    # Fair seats: each table's order balances its entrants' seats over the tournament's earlier rounds.
+    tally = SeatTally()
+    by_id = {entry.id: entry for entry in playing}
+    for seating_ids in TournamentGame.objects.filter(tournament=tournament).values_list("entries", flat=True):
+        tally.add([by_id.get(entry_id, entry_id) for entry_id in seating_ids])
+    rng = random.Random(f"tournament {tournament.pk} round {round_number}")
+    tables = schedule.fair_orders(
+        tables, tournament.games_per_table, duplicate=tournament.duplicate, tally=tally, rng=rng
+    )
     kind = Match.Kind.RANKED if tournament.rated else Match.Kind.FRIENDLY
     links = []
     for table_index, table in enumerate(tables):

@@ -1,5 +1,5 @@
-"""Who sits where: round-robin tables, swiss tables, seat rotations and deals (pure functions, but for
-the random seed of a deal).
+"""Who sits where: round-robin tables, swiss tables, fair seat orders, seat rotations and deals (pure
+functions, but for the random seed of a deal).
 
 >>> round_robin_tables([1, 2, 3, 4], 3)
 [(1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)]
@@ -13,18 +13,28 @@ the random seed of a deal).
 [[(1, 2, 3)], [(2, 3, 1)]]
 >>> games_per_round(7, 3, 2, duplicate=True, round_robin=False)
 14
+
+Each table's order is drawn so that every entrant's seats stay balanced over the tournament
+(arena.seating): at four entrants and tables of three, each sits once in every seat.
+
+>>> tally = SeatTally()
+>>> orders = fair_orders(round_robin_tables([1, 2, 3, 4], 3), 1, duplicate=False, tally=tally, rng=random.Random(5))
+>>> [tally.counts(entrant, 3) for entrant in (1, 2, 3, 4)]
+[[1, 1, 1], [1, 1, 1], [1, 1, 1], [1, 1, 1]]
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Collection, Sequence
+import random
+from collections.abc import Collection, Hashable, Sequence
 from typing import TypeVar
 
+from arena.seating import SeatTally, balanced_order
 from arena.seeds import draw_seed
 
-T = TypeVar("T")
+T = TypeVar("T", bound=Hashable)
 
 
 
@@ -79,6 +89,24 @@ def rotations(table: tuple[T, ...], deal: int, *, duplicate: bool) -> list[tuple
         return [table[shift:] + table[:shift] for shift in range(width)]
     shift = deal % width
     return [table[shift:] + table[:shift]]
+
+
+def fair_orders(
+    tables: Sequence[tuple[T, ...]], games_per_table: int, *, duplicate: bool, tally: SeatTally, rng: random.Random
+) -> list[tuple[T, ...]]:
+    """Each table's seat order for this round, given the seats its entrants took in earlier rounds
+    (`tally`, updated with this round's). A table's deals are played in its order turned by the deal,
+    so the order chosen is the one whose rotations balance best; duplicate deals play every rotation,
+    where every entrant sits in every seat alike whatever the order."""
+    orders = []
+    for table in tables:
+        if duplicate:
+            for rotation in range(len(table) * games_per_table):
+                tally.add(table[rotation % len(table) :] + table[: rotation % len(table)])
+            orders.append(tuple(table))
+        else:
+            orders.append(tuple(balanced_order(table, tally, rng, deals=games_per_table)))
+    return orders
 
 
 def games_of_table(width: int, games_per_table: int, *, duplicate: bool) -> int:

@@ -11,6 +11,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from arena.models import ArenaEntry
+from arena.seating import seat_summary
 from arena.secrecy import held_back_reasons
 from matchmaking.status import explain
 from ratings.models import Rating
@@ -109,6 +110,8 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
                 # Why each arena entry waits and about how long (matchmaking.status).
                 "arena": arena[bot.player_id],
                 "head_to_head": head_to_head(bot.player_id),
+                # Games and mean placing per seat: fair seats, shown (arena.seating).
+                "seats": seat_summary(bot.player_id),
                 "comparisons": comparisons[bot.player_id],
                 "stats": {
                     "seats": total["seats"],

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -27,6 +26,7 @@ from games.part_du_chef import KIND_NAMES, State
 from games.part_du_chef.state import portions_of
 from games.registry import GameSpec, all_games, get_game
 from matchmaking import people as people_queue
+from matchmaking.house import patience as house_patience
 from play import engine, tables
 from play.models import FriendlyTable
 from ratings import leaderboard
@@ -373,7 +373,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 {"table": t, "mine": next(s for s in t.seats.all() if s.player_id == player.id)} for t in invitations
             ],
             "bots": Player.objects.filter(kind=Player.Kind.BOT, owner=None).exclude(builtin="").order_by("id")[:10],
-            "house_bots_after": settings.ARENA_HOUSE_BOTS_AFTER_SECONDS,
+            "house_bots_after": house_patience(people=True),
         },
     )
 

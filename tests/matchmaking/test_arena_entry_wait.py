@@ -39,7 +39,7 @@ def test_a_new_bot_is_told_it_is_placed_against_the_house_ladder_at_the_next_tic
 
 
 def test_a_placed_bot_is_told_when_house_bots_come_and_then_which_match_it_plays(owner, settings) -> None:
-    settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10.0
+    settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 10.0
     settings.ARENA_MATCHMAKING_SECONDS = 2.0
     bot = Player.objects.create(name="placed", kind="bot", builtin="random", owner=owner)
     Rating.objects.create(player=bot, game=GAME, kind="bot", rating=1620.0, games=40)
@@ -49,7 +49,7 @@ def test_a_placed_bot_is_told_when_house_bots_come_and_then_which_match_it_plays
     assert wait["state"] == "waiting" and 10.0 <= wait["expected_seconds"] <= 12.0
     assert "rated within 100 of 1620" in wait["reason"]
     assert "house bots fill the empty seats after 10 s of waiting" in wait["reason"]
-    settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 0.0
+    settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 0.0
     (match_id,) = matchmaker.tick()
     listed = api.get("/api/arena/entries/").json()
     entries = listed["results"] if isinstance(listed, dict) else listed
@@ -60,7 +60,7 @@ def test_a_placed_bot_is_told_when_house_bots_come_and_then_which_match_it_plays
 
 
 def test_with_no_ladder_the_wait_has_no_estimate_and_others_entries_answer_404(owner, settings) -> None:
-    settings.ARENA_BOT_HOUSE_BOTS = []
+    settings.ARENA_HOUSE_LADDER = []
     bot = Player.objects.create(name="lonely", kind="bot", builtin="random", owner=owner)
     entry = enter(client_of(owner), bot)
     assert entry["wait"]["state"] == "waiting" and entry["wait"]["expected_seconds"] is None

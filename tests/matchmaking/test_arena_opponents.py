@@ -29,7 +29,7 @@ def bot(owner: User, name: str) -> Player:
 
 
 def test_two_bots_of_one_owner_are_never_seated_together_even_alone_in_the_arena(accounts, settings) -> None:
-    settings.ARENA_BOT_HOUSE_BOTS = []  # only the owner rule decides here
+    settings.ARENA_HOUSE_LADDER = []  # only the owner rule decides here
     ann = accounts[0]
     first, second = bot(ann, "ann-1"), bot(ann, "ann-2")
     for player in (first, second):
@@ -38,7 +38,7 @@ def test_two_bots_of_one_owner_are_never_seated_together_even_alone_in_the_arena
 
 
 def test_over_twenty_arena_games_no_rated_table_holds_two_bots_of_one_owner(accounts, settings) -> None:
-    settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 0
+    settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 0
     settings.ARENA_BOT_PLACEMENT_GAMES = 0  # tables of these bots together, with house bots where one waits
     settings.ARENA_WINDOW_BASE = 5000.0
     bots = [bot(owner, f"{owner.username}-{i}") for owner in accounts for i in range(2)]
@@ -57,7 +57,7 @@ def test_over_twenty_arena_games_no_rated_table_holds_two_bots_of_one_owner(acco
 
 
 def test_the_least_met_opponent_in_the_window_is_preferred(accounts, settings) -> None:
-    settings.ARENA_BOT_HOUSE_BOTS = []
+    settings.ARENA_HOUSE_LADDER = []
     settings.ARENA_WINDOW_BASE = 5000.0
     ann, ben, cat = (bot(owner, owner.username) for owner in accounts)
     dan = bot(User.objects.create_user("dan"), "dan")

@@ -63,7 +63,7 @@ def test_after_the_wait_house_bots_fill_the_empty_seats_and_the_game_is_rated(pe
     from matchmaking import matchmaker
     from play.models import LiveGame
 
-    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 30
+    settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 30
     ann, ben = person("ann"), person("ben")
     join(ann)
     join(ben)
@@ -76,7 +76,7 @@ def test_after_the_wait_house_bots_fill_the_empty_seats_and_the_game_is_rated(pe
     assert match.kind == Match.Kind.ARENA and match.rated and match.status == Match.Status.RUNNING
     assert sorted(seat.player.kind for seat in seated) == ["bot", "human", "human"]
     bot = next(seat.player for seat in seated if seat.player.kind == "bot")
-    assert bot.builtin in settings.ARENA_HOUSE_BOTS and bot.owner is None
+    assert bot.builtin in settings.ARENA_HOUSE_LADDER and bot.owner is None
     assert LiveGame.objects.filter(pk=match.pk).exists()
     assert not ArenaEntry.objects.filter(active=True).exists()
     # A seated person cannot queue again until the table is over.
@@ -88,7 +88,7 @@ def test_a_lone_person_at_a_table_of_five_gets_four_house_bots(person: Any, sett
     from arena.models import Match
     from matchmaking import matchmaker
 
-    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
+    settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 0
     join(person("ann"), 5)
     (match_id,) = matchmaker.tick()
     kinds = list(Match.objects.get(pk=match_id).seats.values_list("player__kind", flat=True))
@@ -116,7 +116,7 @@ def test_a_ranked_game_of_people_and_a_house_bot_is_rated_exactly_once(person: A
     from play.models import LiveGame
     from ratings.models import Rating, RatingChange
 
-    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
+    settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 0
     ann, ben = person("ann"), person("ben")
     join(ann)
     join(ben)
@@ -172,8 +172,8 @@ def test_resigning_makes_a_forfeiter_whose_seat_the_house_plays(
 def test_without_house_bots_configured_people_wait_for_people(person: Any, settings: Any) -> None:
     from matchmaking import matchmaker
 
-    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
-    settings.ARENA_HOUSE_BOTS = []
+    settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 0
+    settings.ARENA_HOUSE_LADDER = []
     ann = person("ann")
     join(ann)
     assert matchmaker.tick() == []
@@ -186,7 +186,7 @@ def test_the_rating_window_widens_with_waiting_until_far_apart_people_meet(perso
 
     settings.ARENA_WINDOW_BASE = 100
     settings.ARENA_WINDOW_PER_SECOND = 25
-    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 3600
+    settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 3600
     ann, ben = person("ann"), person("ben")
     Rating.objects.create(player=ann, game="part-du-chef", kind="human", rating=1300)
     Rating.objects.create(player=ben, game="part-du-chef", kind="human", rating=1700)

@@ -53,8 +53,8 @@ def test_an_owner_sees_versions_validation_latency_and_forfeits_of_their_bots_on
     client = Client()
     client.force_login(owner)
     # Session, user, bots with players, versions, ratings, seat totals, recent seats, their tournament deals,
-    # arena entries, the latest comparisons of all the bots, the head-to-head table of the one bot.
-    with django_assert_num_queries(11):
+    # arena entries, the latest comparisons of all the bots, the head-to-head and seat tables of the one bot.
+    with django_assert_num_queries(12):
         response = client.get("/my-bots/")
     body = response.content.decode()
     assert response.status_code == 200
@@ -93,7 +93,7 @@ def test_an_owner_sees_why_their_bot_waits_in_the_arena_and_for_about_how_long(d
     from matchmaking.entries import enter_arena
     from ratings.models import Rating
 
-    settings.ARENA_BOT_HOUSE_AFTER_SECONDS = 10.0
+    settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 10.0
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     player = make_bot(owner, "olga-bot", [])
     Rating.objects.create(player=player, game="part-du-chef", kind="bot", rating=1500.0, games=40)

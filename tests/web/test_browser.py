@@ -61,8 +61,8 @@ def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any,
     # request, so none outlives the test database.
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     ensure_builtin_bots(Player)
-    settings.ARENA_HOUSE_BOTS_AFTER_SECONDS = 0
-    settings.ARENA_HOUSE_BOTS = ["greedy"]
+    settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 0
+    settings.ARENA_HOUSE_LADDER = ["greedy"]
     workers.start("browser-bots")
     base = live_server.url
 
