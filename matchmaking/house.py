@@ -35,7 +35,7 @@ def ladder() -> list[str]:
 
 
 def is_house_bot(player: Player) -> bool:
-    return player.kind == Player.Kind.BOT and player.owner_id is None and player.builtin in BOT_NAMES
+    return player.is_house_bot
 
 
 def house_players(count: int) -> list[Player]:

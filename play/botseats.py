@@ -21,7 +21,7 @@ from botclient import BotFailure, MoveResult, StdioBot
 from botclient.match import ILLEGAL, MoveLog
 from games.part_du_chef import IllegalAction, State, action_from_json
 from submissions.models import BotSeat, BotVersion
-from submissions.seats import active_version, is_submitted, open_session, playable_refusal
+from submissions.seats import active_version, open_session, playable_refusal
 
 
 def pin_versions(match_id: int, players: Sequence[Player]) -> list[float]:
@@ -29,7 +29,7 @@ def pin_versions(match_id: int, players: Sequence[Player]) -> list[float]:
     banks = []
     pins = []
     for seat, player in enumerate(players):
-        if not is_submitted(player):
+        if not player.is_submitted_bot:
             banks.append(0.0)
             continue
         version = active_version(player)

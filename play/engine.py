@@ -24,7 +24,6 @@ from arena.dispatch import send_on_commit
 from arena.errors import GameOver, NotSeated, PlayError, StaleTurn
 from arena.matches import create_match
 from arena.models import Match, MatchSeat, Player
-from arena.seats import plays_itself
 from common.task_names import TaskName
 from games.part_du_chef import IllegalAction, State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
@@ -94,7 +93,7 @@ def _save(live: LiveGame, match: Match, players: list[Player], state: State, now
         return
     seat = state.to_act
     assert seat is not None
-    person_to_act = players[seat].kind == Player.Kind.HUMAN and not live.out[seat]
+    person_to_act = players[seat].is_person and not live.out[seat]
     if person_to_act:
         live.deadline = now + timedelta(seconds=float(settings.ARENA_TURN_SECONDS))
     live.save()
@@ -175,8 +174,8 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
             return "stale"
         seat = live.to_act
         player = players[seat]
-        engine = player.builtin if plays_itself(player) else STAND_IN
-        if player.kind == Player.Kind.HUMAN and not live.out[seat]:
+        engine = player.builtin if player.is_builtin else STAND_IN
+        if player.is_person and not live.out[seat]:
             if live.deadline is None or live.deadline > now:
                 return "not yet"
             live.timeouts[seat] += 1
@@ -185,7 +184,7 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
         state = load_state(live)
         bot = get_bot(engine, seed=runner.seat_seed(match.seed, seat) + turn)
         state.apply(bot.act(state.observation(seat)), seat=seat)
-        live.stand_in = [*live.stand_in, not plays_itself(player)]
+        live.stand_in = [*live.stand_in, not player.is_builtin]
         _save(live, match, players, state, now)
     return "played"
 
@@ -198,7 +197,7 @@ def _submitted_bot_to_act(match_id: int, turn: int) -> bool:
     if live.out[live.to_act]:
         return False
     player = MatchSeat.objects.select_related("player").get(match_id=match_id, seat=live.to_act).player
-    return player.kind == Player.Kind.BOT and not player.builtin
+    return player.is_submitted_bot
 
 
 def _play_submitted(match_id: int, turn: int, now: datetime) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from arena.errors import NotSeated, PlayError
-from arena.matches import check_seating, resolve_game
+from arena.matches import check_count, check_seating, resolve_game
 from arena.models import Match, Player
 from arena.people import person_of
 from arena.seats import Where
@@ -22,12 +22,7 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
     if not isinstance(guests, list | tuple) or any(isinstance(g, bool) or not isinstance(g, int) for g in guests):
         raise PlayError("guests must be a list of player ids")
     ids = [int(guest) for guest in guests]
-    count = len(ids) + 1
-    if not spec.min_players <= count <= spec.max_players:
-        raise PlayError(
-            f"{spec.key} is played by {spec.min_players} to {spec.max_players} players: "
-            f"invite {spec.min_players - 1} to {spec.max_players - 1} guests, not {len(ids)}"
-        )
+    check_count(spec, len(ids) + 1)  # the host and the guests
     if host.id in ids:
         raise PlayError("you sit at your own table already; invite others")
     if len(set(ids)) != len(ids):

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from arena.errors import BadRequest
 from arena.models import Player
-from games.registry import get_game
+from games.registry import UnknownGame, get_game
 from ratings import leaderboard
 from ratings.models import RatingChange
 from ratings.serializers import (
@@ -34,10 +34,11 @@ KIND_PARAM = OpenApiParameter("kind", OpenApiTypes.STR, enum=list(Player.Kind.va
 
 
 def known_game(game: str) -> str:
+    """The game named in the path: the registry's one answer, an unknown game being a resource not found."""
     try:
         return str(get_game(game).key)
-    except KeyError:
-        raise NotFound(f"unknown game {game!r}") from None
+    except UnknownGame as exc:
+        raise NotFound(str(exc)) from None
 
 
 def kind_filter(request: Request) -> str | None:

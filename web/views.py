@@ -25,7 +25,7 @@ from arena.secrecy import held_back_reason
 from common.clients import client_address
 from games.part_du_chef import KIND_NAMES, State
 from games.part_du_chef.state import portions_of
-from games.registry import GameSpec, all_games, get_game
+from games.registry import GameSpec, UnknownGame, all_games, get_game
 from matchmaking import people as people_queue
 from play import engine, tables
 from play.models import FriendlyTable
@@ -47,8 +47,8 @@ REPLAY_CACHE_SECONDS = 3600
 def _game(key: str) -> GameSpec:
     try:
         return get_game(key)
-    except KeyError:
-        raise Http404(f"unknown game {key!r}") from None
+    except UnknownGame as exc:
+        raise Http404(str(exc)) from None
 
 
 def _person(request: HttpRequest) -> Player | None:
