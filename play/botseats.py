@@ -19,7 +19,7 @@ from arena import runner
 from arena.models import Player
 from botclient import BotFailure, MoveResult, StdioBot
 from botclient.match import ILLEGAL, MoveLog
-from games.part_du_chef import IllegalAction, State, action_from_json
+from games.part_du_chef import IllegalAction, InvalidAction, State, action_from_json
 from submissions.models import BotSeat, BotVersion
 from submissions.seats import active_version, open_session, playable_refusal
 
@@ -80,7 +80,7 @@ def judge(decision: Decision, state: State, seat: int, turn: int) -> tuple[MoveL
     try:
         action = action_from_json(result.action)
         state.apply(action, seat=seat)
-    except IllegalAction as exc:
+    except (InvalidAction, IllegalAction) as exc:  # the whole-match policy: both forfeit, logged as illegal
         log.status, log.error, log.answer = ILLEGAL, str(exc), result.answer
         return log, False
     return log, True

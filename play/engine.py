@@ -138,7 +138,7 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
     """Apply a person's decision. `turn` must be the decision's number: a repeat is refused."""
     if isinstance(turn, bool) or not isinstance(turn, int):
         raise PlayError("turn must be the integer turn number of the decision you answer")
-    parsed = action_from_json(action)  # IllegalAction names a malformed shape
+    parsed = action_from_json(action)  # InvalidAction names a malformed shape
     with transaction.atomic():
         live, match, players = _lock(match_id)
         seat = seat_of(players, player)
