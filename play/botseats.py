@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from arena import runner
+from arena.errors import UnplayablePlayer
 from arena.models import Player
 from botclient import BotFailure, MoveResult, StdioBot
 from botclient.match import ILLEGAL, MoveLog
@@ -34,7 +35,7 @@ def pin_versions(match_id: int, players: Sequence[Player]) -> list[float]:
             continue
         version = active_version(player)
         if version is None:
-            raise ValueError(playable_refusal(player) or f"bot {player.id} has no playable version")
+            raise UnplayablePlayer(playable_refusal(player) or f"bot {player.id} has no playable version")
         pins.append(BotSeat(match_id=match_id, seat=seat, player=player, version=version, pinned=True))
         banks.append(float(settings.ARENA_BOT_BANK_MS))
     BotSeat.objects.bulk_create(pins)

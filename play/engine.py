@@ -25,7 +25,7 @@ from arena.errors import GameOver, NotSeated, PlayError, StaleTurn
 from arena.matches import create_match
 from arena.models import Match, MatchSeat, Player
 from common.task_names import TaskName
-from games.part_du_chef import IllegalAction, State, action_from_json, replay
+from games.part_du_chef import State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
 from games.registry import get_game
 from play import botseats
@@ -63,10 +63,7 @@ def create_live_match(
         )
         count = len(players)
         # Submitted bots play the version they had when the table was formed, whatever comes later.
-        try:
-            banks = botseats.pin_versions(match.id, players)
-        except ValueError as exc:
-            raise PlayError(str(exc)) from None
+        banks = botseats.pin_versions(match.id, players)
         state = get_game(match.game).new_state(count, match.seed, match.options)
         live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count, bank_ms=banks)
         _save(live, match, list(players), state, match.started_at or timezone.now())
@@ -151,7 +148,7 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
         if turn > live.turn:
             raise PlayError(f"turn {turn} has not come yet; the game is at turn {live.turn}")
         if live.out[seat]:
-            raise IllegalAction("you have left this game; the house plays your seat")
+            raise PlayError("you have left this game; the house plays your seat")
         state = load_state(live)
         state.apply(parsed, seat=seat)
         live.stand_in = [*live.stand_in, False]

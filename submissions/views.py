@@ -15,7 +15,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from arena.errors import BadRequest
+from arena.errors import RequestError
 from arena.names import name_refusal
 from common.limits import DepthLimitedJSONParser
 from submissions import actions, comparing
@@ -40,7 +40,7 @@ def _source(data: dict[str, Any], limit: int) -> dict[str, Any]:
     if upload is None:
         return {"upload": None, "endpoint": endpoint}
     if upload.size > limit:
-        raise BadRequest(f"upload refused: the file is {upload.size} bytes; the limit is {limit}")
+        raise RequestError(f"upload refused: the file is {upload.size} bytes; the limit is {limit}")
     return {"upload": (upload.name, upload.read(limit + 1)), "endpoint": endpoint}
 
 
@@ -103,12 +103,12 @@ class BotViewSet(
         if name is not None:
             refusal = name_refusal(name, player_id=serializer.instance.player_id)
             if refusal is not None:
-                raise BadRequest(refusal)
+                raise RequestError(refusal)
         try:
             with transaction.atomic():
                 serializer.save()
         except IntegrityError:
-            raise BadRequest("a player with that name already exists; choose another name") from None
+            raise RequestError("a player with that name already exists; choose another name") from None
 
     @extend_schema(methods=["GET"], responses=BotVersionSerializer(many=True))
     @extend_schema(

@@ -177,8 +177,9 @@ def context(table: TableState) -> dict[str, Any]:
     }
 
 
-class FormProblem(ValueError):
-    """A play form that does not describe a decision, told in the player's words."""
+class FormProblem(Exception):
+    """A form that does not say what to do (a play form that describes no decision, a lobby form whose
+    numbers do not parse), told in the player's words."""
 
     def __init__(self, refusal: sentences.Refusal) -> None:
         super().__init__(refusal.message)

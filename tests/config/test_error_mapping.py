@@ -30,7 +30,7 @@ def test_each_refusal_is_answered_with_its_status_and_its_message(error: Excepti
 
 def test_every_refusal_class_derives_from_the_one_base_class() -> None:
     classes = [errors.RequestError, errors.UnplayablePlayer, errors.PlayError, errors.GameOver]
-    classes += [errors.StaleTurn, errors.NotSeated, errors.BadRequest]
+    classes += [errors.StaleTurn, errors.NotSeated]
     assert all(issubclass(cls, errors.ArenaError) for cls in classes)
 
 
