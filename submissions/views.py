@@ -147,8 +147,7 @@ class BotViewSet(
         """The bot's seats, newest first, with the per-move log and stderr (owner only)."""
         bot = self.get_object()
         rows = BotSeat.objects.filter(player_id=bot.pk).select_related("match", "version").order_by("-match_id")
-        # DRF pages any queryset; its stubs only take the view's own model.
-        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]  # DRF's stubs page only the view's model
         return self.get_paginated_response(BotSeatSerializer(page, many=True).data)
 
     @extend_schema(responses=HeadToHeadSerializer(many=True))
@@ -184,7 +183,7 @@ class BotViewSet(
     def compares(self, request: Request, id: str | None = None) -> Response:
         """The bot's comparisons, newest first (owner only)."""
         bot = self.get_object()
-        page = self.paginate_queryset(self._comparisons(bot))  # type: ignore[arg-type]
+        page = self.paginate_queryset(self._comparisons(bot))  # type: ignore[arg-type]  # as in matches() above
         return self.get_paginated_response(ComparisonSerializer(page, many=True).data)
 
     @extend_schema(responses=ComparisonSerializer)

@@ -112,6 +112,5 @@ class TournamentViewSet(
             .prefetch_related("match__seats")
             .order_by("round", "table", "deal", "rotation")
         )
-        # DRF pages any queryset; its stubs only take the view's own model.
-        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]  # DRF's stubs page only the view's model
         return self.get_paginated_response(TournamentGameSerializer(page, many=True).data)
