@@ -12,7 +12,7 @@ from arena.matches import check_count, check_seating, resolve_game
 from arena.models import Match, Player
 from arena.people import person_of
 from arena.seats import Where
-from play import engine
+from play import engine, events
 from play.models import FriendlyTable, TableSeat
 
 
@@ -43,6 +43,7 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
             guest = found[guest_id]
             seats.append(TableSeat(table=table, seat=seat, player=guest, accepted=guest.kind == Player.Kind.BOT))
         TableSeat.objects.bulk_create(seats)
+        _tell_seated(table, "invited")
         _start_when_ready(table)
     return table
 
@@ -65,6 +66,7 @@ def accept(user: Any, table_id: int) -> FriendlyTable:
         if not seat.accepted:
             seat.accepted = True
             seat.save(update_fields=["accepted"])
+            _tell_seated(table, "accepted")
         _start_when_ready(table)
     return table
 
@@ -77,6 +79,7 @@ def decline(user: Any, table_id: int) -> FriendlyTable:
             raise PlayError(f"table {table_id} is {table.status}")
         table.status = FriendlyTable.Status.CANCELLED
         table.save(update_fields=["status"])
+        _tell_seated(table, "declined")
     return table
 
 
@@ -94,3 +97,10 @@ def _start_when_ready(table: FriendlyTable) -> None:
     table.status = FriendlyTable.Status.STARTED
     table.match = match
     table.save(update_fields=["status", "match"])
+    _tell_seated(table, "started")
+
+
+def _tell_seated(table: FriendlyTable, why: str) -> None:
+    """Everyone seated at the table (host and guests) sees the change in their lobby, once committed."""
+    seated = tuple(TableSeat.objects.filter(table=table).values_list("player_id", flat=True))
+    events.publish_on_commit(events.LobbyChanged(table.pk, why, seated))
