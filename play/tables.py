@@ -41,7 +41,7 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
         seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
         for seat, guest_id in enumerate(ids, start=1):
             guest = found[guest_id]
-            seats.append(TableSeat(table=table, seat=seat, player=guest, accepted=guest.kind == Player.Kind.BOT))
+            seats.append(TableSeat(table=table, seat=seat, player=guest, accepted=not guest.is_person))
         TableSeat.objects.bulk_create(seats)
         _tell_seated(table, "invited")
         _start_when_ready(table)
