@@ -16,8 +16,9 @@ def waiting_messages(queue: str) -> int:
         return 0
     try:
         with current_app.connection_for_write() as connection:
-            # kombu's stubs leave queue_declare off the abstract channel every transport's channel has.
-            declared = connection.default_channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]
+            channel = connection.default_channel
+            # Every transport's channel has queue_declare; kombu's stubs leave it off the abstract one.
+            declared = channel.queue_declare(queue=queue, passive=True)  # type: ignore[attr-defined]  # stubs: above
             return int(declared.message_count)
     except ChannelError:
         # Redis has no key for an empty queue, so a passive declare answers "not found": none wait.

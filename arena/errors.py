@@ -14,11 +14,8 @@ class ArenaError(ValueError):
 
 
 class RequestError(ArenaError):
-    """Bad input: an unknown game, player or option, a bad seat count, a seed where none may be given."""
-
-
-# The name the API views have always raised for a malformed body.
-BadRequest = RequestError
+    """Bad input: a malformed body, an unknown game, player or option, a bad seat count, a seed where none
+    may be given."""
 
 
 class UnplayablePlayer(RequestError):

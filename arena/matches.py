@@ -18,17 +18,33 @@ from django.utils import timezone
 from arena.claims import MATCH_LEASE, dispatch_match
 from arena.errors import RequestError
 from arena.models import Match, MatchSeat, Player
-from arena.seats import Where, check, is_person
+from arena.seats import Where, check
 from arena.seeds import MAX_SEED, draw_seed
-from games.registry import GameSpec, all_games, get_game
+from games.registry import GameSpec, SetupError, UnknownGame, get_game
 
 
 def resolve_game(game: str) -> GameSpec:
+    """The game of a request; the registry's one answer to "is this game known?" as a RequestError."""
     try:
         return get_game(game)
-    except KeyError:
-        known = ", ".join(spec.key for spec in all_games())
-        raise RequestError(f"unknown game {game!r}; available games: {known}") from None
+    except UnknownGame as exc:
+        raise RequestError(str(exc)) from None
+
+
+def check_count(spec: GameSpec, count: int) -> None:
+    """The seat count of a match, a table, an arena pool or a tournament's tables: the game's one message."""
+    try:
+        spec.check_players(count)
+    except SetupError as exc:
+        raise RequestError(str(exc)) from None
+
+
+def check_options(spec: GameSpec, options: object, count: int) -> dict[str, Any]:
+    """The options normalised for `count` players, or a RequestError naming the bad one."""
+    try:
+        return spec.validate_options(options, count)
+    except SetupError as exc:
+        raise RequestError(f"bad options: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -63,7 +79,7 @@ def check_seating(
         if player.id in seen:
             raise RequestError(f"player {player.id} is seated twice")
         seen.add(player.id)
-    people = [player for player in players if is_person(player)]
+    people = [player for player in players if player.is_person]
     if seed is not None and people:
         raise RequestError(
             f"a seed may be given only when every seat is a bot; player {people[0].id} ({people[0].name}) "
@@ -71,24 +87,12 @@ def check_seating(
         )
     for seat, player in enumerate(players):
         check(player, where, (pins or {}).get(seat))
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise RequestError("options must be an object")
-    try:
-        normalised = spec.validate_options(options, count)
-    except (ValueError, TypeError) as exc:
-        raise RequestError(f"bad options: {exc}") from None
+    normalised = check_options(spec, options, count)
     if seed is None:
         seed = draw_seed()
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise RequestError(f"seed must be an integer between 0 and {MAX_SEED}")
     return Seating(spec=spec, players=list(players), options=normalised, seed=seed)
-
-
-def check_count(spec: GameSpec, count: int) -> None:
-    if not spec.min_players <= count <= spec.max_players:
-        raise RequestError(f"{spec.key} is played by {spec.min_players} to {spec.max_players} players, got {count}")
 
 
 def players_by_id(game: str, player_ids: Sequence[int]) -> list[Player]:

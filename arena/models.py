@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from games.part_du_chef.bots import BOT_NAMES
+
 
 class Player(models.Model):
     class Kind(models.TextChoices):
@@ -38,6 +40,28 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
+
+    # What kind of player this is: the one answer every part asks.
+
+    @property
+    def is_person(self) -> bool:
+        """A person playing through an account (never seated in a match the service plays by itself)."""
+        return self.kind == self.Kind.HUMAN
+
+    @property
+    def is_builtin(self) -> bool:
+        """A built-in engine: it plays its decisions in the worker's own process."""
+        return self.kind == self.Kind.BOT and self.builtin in BOT_NAMES
+
+    @property
+    def is_house_bot(self) -> bool:
+        """A built-in engine that no account owns: the house's own player, shared by every arena table."""
+        return self.is_builtin and self.owner_id is None
+
+    @property
+    def is_submitted_bot(self) -> bool:
+        """A bot whose code an account submitted (its versions say what plays it)."""
+        return self.kind == self.Kind.BOT and not self.builtin
 
 
 class Match(models.Model):

@@ -1,9 +1,10 @@
 """Who may sit where: the one answer to "may this player sit here?", from hooks each kind of seat registers.
 
 The match core knows only built-in bots. The feature apps register their kinds in `AppConfig.ready()`:
-people (play), submitted bots (submissions). House bots are built-in bots. A kind says
-which players it answers for, why one may not sit at a given kind of match (or None), and for
-matches the service plays by itself, what plays the seat.
+people (play), submitted bots (submissions). House bots are built-in bots. What kind of player one is,
+the player answers itself (`Player.is_person`, `is_builtin`, `is_submitted_bot`); a kind registers only
+what is pluggable: why one may not sit at a given kind of match (or None), and for matches the service
+plays by itself, what plays the seat.
 
 Where a player may sit:
 - MATCH: a match the service plays in one go (bot matches, validation and tournament games);
@@ -20,7 +21,7 @@ from typing import Any, Protocol
 
 from arena.errors import UnplayablePlayer
 from arena.models import Player
-from games.part_du_chef.bots import BOT_NAMES, get_bot
+from games.part_du_chef.bots import get_bot
 
 
 class Where(StrEnum):
@@ -44,8 +45,6 @@ class SeatKind:
     # (player, where, the version pinned to the seat or None) -> why not, or None.
     refusal: Callable[[Player, Where, Any], str | None]
     bot: BotFactory | None = None
-    # Whether this seat is a person: a match with one never takes a seed from its creator.
-    person: bool = False
 
 
 _kinds: dict[str, SeatKind] = {}
@@ -81,11 +80,6 @@ def check(player: Player, where: Where, pin: Any = None) -> None:
         raise UnplayablePlayer(reason)
 
 
-def is_person(player: Player) -> bool:
-    kind = kind_of(player)
-    return kind is not None and kind.person
-
-
 def bot_for(player: Player, seed: int, *, match_id: int | None, seat: int) -> Any:
     """What plays this seat in a match the service plays by itself (the kind checks the seat's pin)."""
     kind = kind_of(player)
@@ -94,15 +88,10 @@ def bot_for(player: Player, seed: int, *, match_id: int | None, seat: int) -> An
     return kind.bot(player, seed, match_id, seat)
 
 
-def plays_itself(player: Player) -> bool:
-    """A built-in engine: it plays its decisions in the worker's own process."""
-    return player.kind == Player.Kind.BOT and player.builtin in BOT_NAMES
-
-
 register(
     SeatKind(
         name="built-in bot",
-        answers_for=plays_itself,
+        answers_for=lambda player: player.is_builtin,
         refusal=lambda player, where, pin: None,
         bot=lambda player, seed, match_id, seat: get_bot(player.builtin, seed=seed),
     )

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.errors import BadRequest
+from arena.errors import RequestError
 from arena.matches import create_match
 from arena.models import Match, Player
 from arena.secrecy import held_back_reason
@@ -99,7 +99,7 @@ class MatchViewSet(
     @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if not isinstance(request.data, dict):
-            raise BadRequest("the request body must be a JSON object")
+            raise RequestError("the request body must be a JSON object")
         incoming = MatchCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from games.part_du_chef import IllegalAction, State, action_from_json
+from games.part_du_chef import IllegalAction, InvalidAction, State, action_from_json
 from games.part_du_chef.bots import get_bot
 from games.part_du_chef.seating import Pace
 
@@ -118,7 +118,8 @@ def play_with_sessions(
                     state.apply(action_from_json(result.action), seat)
                     play.stand_in.append(False)
                     continue
-                except IllegalAction as exc:
+                except (InvalidAction, IllegalAction) as exc:
+                    # A malformed action and an illegal one alike: the seat forfeits, logged as illegal.
                     log.status, log.error = ILLEGAL, str(exc)
             log.answer = result.answer
             forfeit(seat, log.status, log.error)

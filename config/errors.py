@@ -15,7 +15,7 @@ from rest_framework.views import exception_handler, set_rollback
 
 from arena.errors import ArenaError
 from common.limits import too_big_message
-from games.part_du_chef import IllegalAction
+from games.part_du_chef import IllegalAction, InvalidAction
 
 log = logging.getLogger(__name__)
 
@@ -23,11 +23,12 @@ log = logging.getLogger(__name__)
 def domain_error_response(exc: Exception) -> Response | None:
     """The one mapping of the domain's refusals to HTTP: each ArenaError subclass carries its status.
 
-    An illegal action of the rules package is a 400 like any bad input.
+    An action of the rules package that is malformed (InvalidAction) or illegal in the position
+    (IllegalAction) is a 400 like any bad input, with the rules' message.
     """
     if isinstance(exc, ArenaError):
         return Response({"detail": str(exc)}, status=exc.status_code)
-    if isinstance(exc, IllegalAction):
+    if isinstance(exc, InvalidAction | IllegalAction):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         return Response({"detail": "; ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)

@@ -11,8 +11,14 @@ from .part_du_chef.bots import BOT_NAMES, Bot, get_bot
 
 
 class UnknownGame(KeyError):
+    """The one answer to "is this game known?"; the message names the games that are."""
+
     def __str__(self) -> str:
-        return f"unknown game {self.args[0]!r}: known games are {', '.join(sorted(_GAMES))}"
+        return f"unknown game {self.args[0]!r}; available games: {', '.join(sorted(_GAMES))}"
+
+
+class SetupError(ValueError):
+    """A game set up as its rules do not allow (seat count, options); the message names the problem."""
 
 
 @dataclass(frozen=True)
@@ -28,29 +34,30 @@ class GameSpec:
     replay: Callable[..., State] = field(repr=False)
     get_bot: Callable[[str, int], Bot] = field(repr=False)
 
-    def validate_players(self, players: int) -> None:
+    def check_players(self, players: int) -> None:
+        """The one check of a seat count (a match, a table, an arena pool, a tournament's tables)."""
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
+            raise SetupError(
                 f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
             )
 
     def validate_options(self, options: object, players: int) -> dict[str, Any]:
-        """The options normalised (defaults filled in), or ValueError naming the bad one."""
+        """The options normalised (defaults filled in), or SetupError naming the bad one."""
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise ValueError("options must be an object")
+            raise SetupError("options must be an object")
         unknown = sorted(set(options) - set(self.options))
         if unknown:
-            raise ValueError(f"unknown option {unknown[0]!r}: {self.name} has {', '.join(sorted(self.options))}")
+            raise SetupError(f"unknown option {unknown[0]!r}: {self.name} has {', '.join(sorted(self.options))}")
         marianne = options.get("marianne", False)
         if not isinstance(marianne, bool):
-            raise ValueError("option 'marianne' must be true or false")
+            raise SetupError("option 'marianne' must be true or false")
         seats = options.get("marianne_seats", list(range(players)))
         if not isinstance(seats, list) or any(
             isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in seats
         ):
-            raise ValueError(f"option 'marianne_seats' must list seats between 0 and {players - 1}")
+            raise SetupError(f"option 'marianne_seats' must list seats between 0 and {players - 1}")
         return {"marianne": marianne, "marianne_seats": sorted(set(seats))}
 
     def to_json(self) -> dict[str, Any]:

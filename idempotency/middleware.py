@@ -83,7 +83,7 @@ def _replay(stored: IdempotencyKey) -> HttpResponse:
 def _store(scope: str, key: str, fingerprint: str, response: HttpResponse) -> HttpResponse:
     if response.streaming:
         # Read the stream once, keep it, and answer with the bytes read.
-        content = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+        content = b"".join(response.streaming_content)  # type: ignore[attr-defined]  # a streaming response has it
         plain = HttpResponse(content, status=response.status_code)
         for name in KEPT_HEADERS:
             if name in response:

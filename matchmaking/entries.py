@@ -8,24 +8,21 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.errors import RequestError
-from arena.matches import resolve_game
+from arena.matches import check_count, resolve_game
 from arena.models import ArenaEntry, Player
 from arena.seats import Where, check
 
 
 def enter_arena(*, player_id: int, game: str, table_size: int, entered_by: Any) -> ArenaEntry:
     spec = resolve_game(game)
-    if not spec.min_players <= table_size <= spec.max_players:
-        raise RequestError(
-            f"{spec.key} tables seat {spec.min_players} to {spec.max_players} players, got table_size {table_size}"
-        )
+    check_count(spec, table_size)
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise RequestError(f"no player {player_id}")
     # entered_by None: the service itself (house bots entered by an operator's command).
     allowed = entered_by is None or entered_by.is_staff or player.owner_id == entered_by.id
     if not allowed:
-        if player.owner_id is None and player.builtin:
+        if player.is_house_bot:
             raise RequestError(
                 f"player {player_id} ({player.name}) is a built-in bot: it joins the bots' arena by itself, "
                 "as a house bot, whenever a bot waits for opponents"

@@ -59,7 +59,7 @@ def patience(people: bool) -> float:
 
 
 def is_house_bot(player: Player) -> bool:
-    return player.kind == Player.Kind.BOT and player.owner_id is None and player.builtin in BOT_NAMES
+    return player.is_house_bot
 
 
 def house_players(count: int) -> list[Player]:

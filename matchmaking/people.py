@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.errors import PlayError
-from arena.matches import resolve_game
+from arena.matches import check_count, resolve_game
 from arena.models import ArenaEntry, Match, MatchSeat, Player
 from arena.people import person_of
 
@@ -25,10 +25,7 @@ def join(user: Any, game: str, table_size: object) -> ArenaEntry:
     spec = resolve_game(game)
     if isinstance(table_size, bool) or not isinstance(table_size, int):
         raise PlayError("table_size must be an integer")
-    if not spec.min_players <= table_size <= spec.max_players:
-        raise PlayError(
-            f"{spec.key} tables seat {spec.min_players} to {spec.max_players} players, got table_size {table_size}"
-        )
+    check_count(spec, table_size)
     player = person_of(user)
     with transaction.atomic():
         # Serialises the joins of one person, so they wait in one queue at a time.

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from arena import runner
+from arena.errors import UnplayablePlayer
 from arena.models import Player
 from botclient import BotFailure, MoveResult, StdioBot
 from botclient.match import ILLEGAL, MoveLog
-from games.part_du_chef import IllegalAction, State, action_from_json
+from games.part_du_chef import IllegalAction, InvalidAction, State, action_from_json
 from submissions.models import BotSeat, BotVersion
-from submissions.seats import active_version, is_submitted, open_session, playable_refusal
+from submissions.seats import active_version, open_session, playable_refusal
 
 
 def pin_versions(match_id: int, players: Sequence[Player]) -> list[float]:
@@ -29,12 +30,12 @@ def pin_versions(match_id: int, players: Sequence[Player]) -> list[float]:
     banks = []
     pins = []
     for seat, player in enumerate(players):
-        if not is_submitted(player):
+        if not player.is_submitted_bot:
             banks.append(0.0)
             continue
         version = active_version(player)
         if version is None:
-            raise ValueError(playable_refusal(player) or f"bot {player.id} has no playable version")
+            raise UnplayablePlayer(playable_refusal(player) or f"bot {player.id} has no playable version")
         pins.append(BotSeat(match_id=match_id, seat=seat, player=player, version=version, pinned=True))
         banks.append(float(settings.ARENA_BOT_BANK_MS))
     BotSeat.objects.bulk_create(pins)
@@ -80,7 +81,7 @@ def judge(decision: Decision, state: State, seat: int, turn: int) -> tuple[MoveL
     try:
         action = action_from_json(result.action)
         state.apply(action, seat=seat)
-    except IllegalAction as exc:
+    except (InvalidAction, IllegalAction) as exc:  # the whole-match policy: both forfeit, logged as illegal
         log.status, log.error, log.answer = ILLEGAL, str(exc), result.answer
         return log, False
     return log, True

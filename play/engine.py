@@ -4,7 +4,10 @@ The game of an interactive match lives in a LiveGame row as its record so far. E
 that row, rebuilds the state by replaying the record, checks the decision's turn number, applies the
 action and saves the record again, all in one transaction; the next decision is then handed to a
 Celery task (a bot's move, or the turn clock of a person). A finished game is committed through
-`arena.commit_result`, the same path as every other match, so it is rated exactly once.
+`results.finish.commit_result`, the same path as every other match, so it is rated exactly once.
+
+Each decision records who took it (`LiveGame.decided_by`), and each action publishes what happened
+on commit (`play.events`): a decision and its cause, a resignation, a table formed or over.
 """
 
 from __future__ import annotations
@@ -24,12 +27,11 @@ from arena.dispatch import send_on_commit
 from arena.errors import GameOver, NotSeated, PlayError, StaleTurn
 from arena.matches import create_match
 from arena.models import Match, MatchSeat, Player
-from arena.seats import plays_itself
 from common.task_names import TaskName
-from games.part_du_chef import IllegalAction, State, action_from_json, replay
+from games.part_du_chef import State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
 from games.registry import get_game
-from play import botseats
+from play import botseats, events
 from play.models import LiveGame
 from results.finish import commit_result
 
@@ -64,13 +66,13 @@ def create_live_match(
         )
         count = len(players)
         # Submitted bots play the version they had when the table was formed, whatever comes later.
-        try:
-            banks = botseats.pin_versions(match.id, players)
-        except ValueError as exc:
-            raise PlayError(str(exc)) from None
+        banks = botseats.pin_versions(match.id, players)
         state = get_game(match.game).new_state(count, match.seed, match.options)
         live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count, bank_ms=banks)
-        _save(live, match, list(players), state, match.started_at or timezone.now())
+        _save(live, match, list(players), state, match.started_at or timezone.now(), decided_by=None)
+        events.publish_on_commit(
+            events.TableFormed(match.id, tuple(player.id for player in players), events.accounts_of(players))
+        )
     return match
 
 
@@ -82,19 +84,26 @@ def load_state(live: LiveGame) -> State:
     return replay(live.record, allow_unfinished=True)
 
 
-def _save(live: LiveGame, match: Match, players: list[Player], state: State, now: datetime) -> None:
-    """Store the state after a decision and hand the next decision to whoever takes it."""
+def _save(
+    live: LiveGame, match: Match, players: list[Player], state: State, now: datetime, decided_by: str | None
+) -> None:
+    """Store the state after a decision (None: the deal) and who took it; hand the next decision to
+    whoever takes it, and publish what happened on commit."""
     live.record = state.to_record([player.name for player in players], _extra(match))
     live.turn = state.turn
     live.to_act = state.to_act
     live.deadline = None
+    if decided_by is not None:
+        live.decided_by = [*live.decided_by, decided_by]
+        events.publish_on_commit(events.TurnTaken(match.id, live.turn, state.is_over, decided_by))
     if state.is_over:
         live.save()
         _finish(live, match, players, state)
+        events.publish_on_commit(events.TableOver(match.id, events.accounts_of(players)))
         return
     seat = state.to_act
     assert seat is not None
-    person_to_act = players[seat].kind == Player.Kind.HUMAN and not live.out[seat]
+    person_to_act = players[seat].is_person and not live.out[seat]
     if person_to_act:
         live.deadline = now + timedelta(seconds=float(settings.ARENA_TURN_SECONDS))
     live.save()
@@ -114,7 +123,7 @@ def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -
         totals=totals,
         forfeited=forfeited,
         seat_logs=botseats.seat_logs(match.id),
-        stand_in=tuple(bool(flag) for flag in live.stand_in),
+        stand_in=live.stand_in,
     )
     if not commit_result(match.id, match.attempt, played):
         raise PlayError(f"match {match.id} could not be committed")
@@ -139,7 +148,7 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
     """Apply a person's decision. `turn` must be the decision's number: a repeat is refused."""
     if isinstance(turn, bool) or not isinstance(turn, int):
         raise PlayError("turn must be the integer turn number of the decision you answer")
-    parsed = action_from_json(action)  # IllegalAction names a malformed shape
+    parsed = action_from_json(action)  # InvalidAction names a malformed shape
     with transaction.atomic():
         live, match, players = _lock(match_id)
         seat = seat_of(players, player)
@@ -152,11 +161,10 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
         if turn > live.turn:
             raise PlayError(f"turn {turn} has not come yet; the game is at turn {live.turn}")
         if live.out[seat]:
-            raise IllegalAction("you have left this game; the house plays your seat")
+            raise PlayError("you have left this game; the house plays your seat")
         state = load_state(live)
         state.apply(parsed, seat=seat)
-        live.stand_in = [*live.stand_in, False]
-        _save(live, match, players, state, timezone.now())
+        _save(live, match, players, state, timezone.now(), LiveGame.DecidedBy.SEAT)
     return live
 
 
@@ -175,18 +183,21 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
             return "stale"
         seat = live.to_act
         player = players[seat]
-        engine = player.builtin if plays_itself(player) else STAND_IN
-        if player.kind == Player.Kind.HUMAN and not live.out[seat]:
+        engine = player.builtin if player.is_builtin else STAND_IN
+        # Who decides: a built-in engine plays its own seat; the house plays a person whose clock ran
+        # out, and a seat that is out (a person who left or timed out, a bot that forfeited).
+        decided_by = LiveGame.DecidedBy.SEAT if player.is_builtin else LiveGame.DecidedBy.LEFT
+        if player.is_person and not live.out[seat]:
             if live.deadline is None or live.deadline > now:
                 return "not yet"
+            decided_by = LiveGame.DecidedBy.CLOCK
             live.timeouts[seat] += 1
             if live.timeouts[seat] >= settings.ARENA_MAX_TIMEOUTS:
                 live.out[seat] = True
         state = load_state(live)
         bot = get_bot(engine, seed=runner.seat_seed(match.seed, seat) + turn)
         state.apply(bot.act(state.observation(seat)), seat=seat)
-        live.stand_in = [*live.stand_in, not plays_itself(player)]
-        _save(live, match, players, state, now)
+        _save(live, match, players, state, now, decided_by)
     return "played"
 
 
@@ -198,7 +209,7 @@ def _submitted_bot_to_act(match_id: int, turn: int) -> bool:
     if live.out[live.to_act]:
         return False
     player = MatchSeat.objects.select_related("player").get(match_id=match_id, seat=live.to_act).player
-    return player.kind == Player.Kind.BOT and not player.builtin
+    return player.is_submitted_bot
 
 
 def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
@@ -228,9 +239,8 @@ def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
             state = load_state(live)  # untouched by a refused action
             stand_in = get_bot(STAND_IN, seed=runner.seat_seed(match.seed, seat) + turn)
             state.apply(stand_in.act(state.observation(seat)), seat=seat)
-        live.stand_in = [*live.stand_in, not applied]
         botseats.record_move(match_id, move, decision.stderr, forfeited=not applied)
-        _save(live, match, players, state, now)
+        _save(live, match, players, state, now, LiveGame.DecidedBy.SEAT if applied else LiveGame.DecidedBy.FORFEIT)
     return "played" if applied else "forfeited"
 
 
@@ -250,6 +260,7 @@ def resign(match_id: int, player: Player) -> LiveGame:
             live.deadline = None
             dispatch_turn(match.id, live.turn, None)
         live.save(update_fields=["out", "deadline", "updated_at"])
+        events.publish_on_commit(events.Resigned(match.id, live.turn))
     return live
 
 

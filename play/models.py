@@ -27,9 +27,17 @@ class LiveGame(models.Model):
     # Per seat: milliseconds left in a submitted bot's time bank for the match (its decisions are
     # asked one task at a time, so the bank lives here between them); 0 for other seats.
     bank_ms = models.JSONField(default=list)
-    # Per action taken so far: True where the stand-in decided (a person's clock ran out, or the
-    # seat forfeited), so the record says who played what.
-    stand_in = models.JSONField(default=list)
+    class DecidedBy(models.TextChoices):
+        """Who took a decision: the seat itself, or the house's stand-in, and why."""
+
+        SEAT = "seat", "the seat's own player"
+        CLOCK = "clock", "the house: the person's clock ran out"
+        LEFT = "left", "the house: the seat had left (resigned, out of time, or forfeited before)"
+        FORFEIT = "forfeit", "the house: the bot failed this decision and forfeits"
+
+    # Per action taken so far, a DecidedBy value, recorded by the engine as it decides: the result
+    # names the stand-in's moves and the table's log says why the house played them.
+    decided_by = models.JSONField(default=list)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -40,6 +48,11 @@ class LiveGame(models.Model):
 
     def __str__(self) -> str:
         return f"live game of match {self.match_id} at turn {self.turn}"
+
+    @property
+    def stand_in(self) -> tuple[bool, ...]:
+        """Per action: whether the house's stand-in took it (whatever the reason)."""
+        return tuple(cause != self.DecidedBy.SEAT for cause in self.decided_by)
 
 
 class FriendlyTable(models.Model):

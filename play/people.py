@@ -18,7 +18,6 @@ def refusal(player: Player, where: Where, pin: Any = None) -> str | None:
 
 PERSON = SeatKind(
     name="person",
-    answers_for=lambda player: player.kind == Player.Kind.HUMAN,
+    answers_for=lambda player: player.is_person,
     refusal=refusal,
-    person=True,
 )

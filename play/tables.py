@@ -8,11 +8,11 @@ from typing import Any
 from django.db import transaction
 
 from arena.errors import NotSeated, PlayError
-from arena.matches import check_seating, resolve_game
+from arena.matches import check_count, check_seating, resolve_game
 from arena.models import Match, Player
 from arena.people import person_of
 from arena.seats import Where
-from play import engine
+from play import engine, events
 from play.models import FriendlyTable, TableSeat
 
 
@@ -22,12 +22,7 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
     if not isinstance(guests, list | tuple) or any(isinstance(g, bool) or not isinstance(g, int) for g in guests):
         raise PlayError("guests must be a list of player ids")
     ids = [int(guest) for guest in guests]
-    count = len(ids) + 1
-    if not spec.min_players <= count <= spec.max_players:
-        raise PlayError(
-            f"{spec.key} is played by {spec.min_players} to {spec.max_players} players: "
-            f"invite {spec.min_players - 1} to {spec.max_players - 1} guests, not {len(ids)}"
-        )
+    check_count(spec, len(ids) + 1)  # the host and the guests
     if host.id in ids:
         raise PlayError("you sit at your own table already; invite others")
     if len(set(ids)) != len(ids):
@@ -46,8 +41,9 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
         seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
         for seat, guest_id in enumerate(ids, start=1):
             guest = found[guest_id]
-            seats.append(TableSeat(table=table, seat=seat, player=guest, accepted=guest.kind == Player.Kind.BOT))
+            seats.append(TableSeat(table=table, seat=seat, player=guest, accepted=not guest.is_person))
         TableSeat.objects.bulk_create(seats)
+        _tell_seated(table, "invited")
         _start_when_ready(table)
     return table
 
@@ -70,6 +66,7 @@ def accept(user: Any, table_id: int) -> FriendlyTable:
         if not seat.accepted:
             seat.accepted = True
             seat.save(update_fields=["accepted"])
+            _tell_seated(table, "accepted")
         _start_when_ready(table)
     return table
 
@@ -82,6 +79,7 @@ def decline(user: Any, table_id: int) -> FriendlyTable:
             raise PlayError(f"table {table_id} is {table.status}")
         table.status = FriendlyTable.Status.CANCELLED
         table.save(update_fields=["status"])
+        _tell_seated(table, "declined")
     return table
 
 
@@ -99,3 +97,10 @@ def _start_when_ready(table: FriendlyTable) -> None:
     table.status = FriendlyTable.Status.STARTED
     table.match = match
     table.save(update_fields=["status", "match"])
+    _tell_seated(table, "started")
+
+
+def _tell_seated(table: FriendlyTable, why: str) -> None:
+    """Everyone seated at the table (host and guests) sees the change in their lobby, once committed."""
+    seated = tuple(TableSeat.objects.filter(table=table).values_list("player_id", flat=True))
+    events.publish_on_commit(events.LobbyChanged(table.pk, why, seated))

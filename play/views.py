@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arena.errors import BadRequest
+from arena.errors import RequestError
 from arena.models import Player
 from arena.people import person_of
 from play import engine, tables
@@ -28,7 +28,7 @@ from play.snapshot import snapshot
 
 def body(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
-        raise BadRequest("the request body must be a JSON object")
+        raise RequestError("the request body must be a JSON object")
     return request.data
 
 
@@ -63,7 +63,7 @@ class MatchActionView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         data = body(request)
         if "turn" not in data or "action" not in data:
-            raise BadRequest('send {"turn": <turn number>, "action": {...}}')
+            raise RequestError('send {"turn": <turn number>, "action": {...}}')
         player = person_of(request.user)
         engine.submit_action(pk, player, data["turn"], data["action"])
         return Response(snapshot(engine.table_state(pk, player)))

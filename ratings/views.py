@@ -15,9 +15,9 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from arena.errors import BadRequest
+from arena.errors import RequestError
 from arena.models import Player
-from games.registry import get_game
+from games.registry import UnknownGame, get_game
 from ratings import leaderboard
 from ratings.models import RatingChange
 from ratings.serializers import (
@@ -34,16 +34,17 @@ KIND_PARAM = OpenApiParameter("kind", OpenApiTypes.STR, enum=list(Player.Kind.va
 
 
 def known_game(game: str) -> str:
+    """The game named in the path: the registry's one answer, an unknown game being a resource not found."""
     try:
         return str(get_game(game).key)
-    except KeyError:
-        raise NotFound(f"unknown game {game!r}") from None
+    except UnknownGame as exc:
+        raise NotFound(str(exc)) from None
 
 
 def kind_filter(request: Request) -> str | None:
     kind = request.query_params.get("kind") or None
     if kind is not None and kind not in Player.Kind.values:
-        raise BadRequest(f"kind must be one of {', '.join(Player.Kind.values)}, got {kind!r}")
+        raise RequestError(f"kind must be one of {', '.join(Player.Kind.values)}, got {kind!r}")
     return kind
 
 
@@ -54,9 +55,9 @@ def positive_int(request: Request, name: str, default: int, maximum: int) -> int
     try:
         value = int(raw)
     except ValueError:
-        raise BadRequest(f"{name} must be a positive integer, got {raw!r}") from None
+        raise RequestError(f"{name} must be a positive integer, got {raw!r}") from None
     if not 1 <= value <= maximum:
-        raise BadRequest(f"{name} must be between 1 and {maximum}, got {value}")
+        raise RequestError(f"{name} must be between 1 and {maximum}, got {value}")
     return value
 
 

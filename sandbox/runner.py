@@ -21,6 +21,7 @@ are killed, and the staged files are removed.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import signal
@@ -449,7 +450,7 @@ def _communicate(popen: subprocess.Popen[bytes], timeout_s: float, cap: int) -> 
     """Like Popen.communicate but never holds more than ``cap`` bytes per stream."""
     chunks: dict[str, bytearray] = {"out": bytearray(), "err": bytearray()}
 
-    def drain(name: str, stream) -> None:  # type: ignore[no-untyped-def]
+    def drain(name: str, stream: io.BufferedIOBase) -> None:
         buf = chunks[name]
         while True:
             data = stream.read1(65536)

@@ -13,7 +13,7 @@ from submissions.models import BotSeat, BotVersion, SubmittedBot
 
 def arena_refusal(player: Player) -> str | None:
     """Why this player may not enter the arena now, or None. Built-in bots always may."""
-    if player.builtin:
+    if not player.is_submitted_bot:
         return None
     bot = SubmittedBot.objects.filter(pk=player.id).only("suspended_at", "suspension_reason", "retired_at").first()
     if bot is None:

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from arena.errors import UnplayablePlayer
 from arena.models import Player
-from arena.seats import SeatKind, Where, plays_itself
+from arena.seats import SeatKind, Where
 from botclient import BotSession, HttpBot, SandboxedBot
 from botclient.session import SessionLimits
 from sandbox import Sandbox, SandboxConfig
@@ -109,10 +109,6 @@ def session_for(player: Player, *, match_id: int | None, seat: int) -> BotSessio
     return open_session(version)
 
 
-def is_submitted(player: Player) -> bool:
-    return player.kind == Player.Kind.BOT and not player.builtin
-
-
 def refusal(player: Player, where: Where, pin: Any = None) -> str | None:
     """Why this submitted bot may not sit at `where` now (registered as its seat kind's hook)."""
     if isinstance(pin, BotVersion):
@@ -132,7 +128,7 @@ def refusal(player: Player, where: Where, pin: Any = None) -> str | None:
 
 SUBMITTED_BOT = SeatKind(
     name="submitted bot",
-    answers_for=lambda player: is_submitted(player) and not plays_itself(player),
+    answers_for=lambda player: player.is_submitted_bot,
     refusal=refusal,
     bot=lambda player, seed, match_id, seat: session_for(player, match_id=match_id, seat=seat),
 )

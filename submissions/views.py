@@ -15,7 +15,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from arena.errors import BadRequest
+from arena.errors import RequestError
 from arena.names import name_refusal
 from arena.seating import seat_summary
 from common.limits import DepthLimitedJSONParser
@@ -42,7 +42,7 @@ def _source(data: dict[str, Any], limit: int) -> dict[str, Any]:
     if upload is None:
         return {"upload": None, "endpoint": endpoint}
     if upload.size > limit:
-        raise BadRequest(f"upload refused: the file is {upload.size} bytes; the limit is {limit}")
+        raise RequestError(f"upload refused: the file is {upload.size} bytes; the limit is {limit}")
     return {"upload": (upload.name, upload.read(limit + 1)), "endpoint": endpoint}
 
 
@@ -105,12 +105,12 @@ class BotViewSet(
         if name is not None:
             refusal = name_refusal(name, player_id=serializer.instance.player_id)
             if refusal is not None:
-                raise BadRequest(refusal)
+                raise RequestError(refusal)
         try:
             with transaction.atomic():
                 serializer.save()
         except IntegrityError:
-            raise BadRequest("a player with that name already exists; choose another name") from None
+            raise RequestError("a player with that name already exists; choose another name") from None
 
     @extend_schema(methods=["GET"], responses=BotVersionSerializer(many=True))
     @extend_schema(
@@ -149,8 +149,7 @@ class BotViewSet(
         """The bot's seats, newest first, with the per-move log and stderr (owner only)."""
         bot = self.get_object()
         rows = BotSeat.objects.filter(player_id=bot.pk).select_related("match", "version").order_by("-match_id")
-        # DRF pages any queryset; its stubs only take the view's own model.
-        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]  # DRF's stubs page only the view's model
         return self.get_paginated_response(BotSeatSerializer(page, many=True).data)
 
     @extend_schema(responses=HeadToHeadSerializer(many=True))
@@ -193,7 +192,7 @@ class BotViewSet(
     def compares(self, request: Request, id: str | None = None) -> Response:
         """The bot's comparisons, newest first (owner only)."""
         bot = self.get_object()
-        page = self.paginate_queryset(self._comparisons(bot))  # type: ignore[arg-type]
+        page = self.paginate_queryset(self._comparisons(bot))  # type: ignore[arg-type]  # as in matches() above
         return self.get_paginated_response(ComparisonSerializer(page, many=True).data)
 
     @extend_schema(responses=ComparisonSerializer)

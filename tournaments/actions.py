@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from arena.dispatch import send_on_commit
 from arena.errors import RequestError
-from arena.matches import resolve_game
+from arena.matches import check_count, check_options, resolve_game
 from arena.models import Match, Player
 from arena.seating import SeatTally
 from common.task_names import TaskName
@@ -74,16 +74,12 @@ def planned_games(tournament: Tournament, entrants: int) -> int:
 def create_tournament(*, created_by: Any, **fields: Any) -> Tournament:
     spec = resolve_game(fields.get("game", "part-du-chef"))
     size = fields["table_size"]
-    if not spec.min_players <= size <= spec.max_players:
-        raise RequestError(f"{spec.key} tables seat {spec.min_players} to {spec.max_players} players, got {size}")
+    check_count(spec, size)
     if fields.get("rated", True) and not created_by.is_staff:
         raise RequestError("only staff may create rated tournaments; create a friendly one (rated: false)")
     if fields["format"] == Tournament.Format.ROUND_ROBIN:
         fields["rounds"] = 1
-    try:
-        options = spec.validate_options(fields.get("options") or {}, size)
-    except (ValueError, TypeError) as exc:
-        raise RequestError(f"bad options: {exc}") from None
+    options = check_options(spec, fields.get("options") or {}, size)
     starts_at = fields.get("starts_at")
     if starts_at is not None and starts_at <= timezone.now():
         raise RequestError("starts_at must be in the future")
@@ -96,9 +92,9 @@ def enter(tournament: Tournament, *, player_id: int, user: Any) -> TournamentEnt
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise RequestError(f"no player {player_id}")
-    if player.kind != Player.Kind.BOT:
+    if player.is_person:
         raise RequestError(f"player {player_id} ({player.name}) is a person; tournaments are played by bots")
-    if player.builtin and player.owner_id is None:
+    if player.is_house_bot:
         if not (user.is_staff or tournament.created_by_id == user.id):
             raise RequestError(
                 f"bot {player_id} ({player.name}) is a built-in bot: only the tournament's organiser "
@@ -106,7 +102,7 @@ def enter(tournament: Tournament, *, player_id: int, user: Any) -> TournamentEnt
             )
     elif player.owner_id != user.id:
         raise RequestError(f"bot {player_id} ({player.name}) belongs to another account; enter your own bots")
-    if not player.builtin:
+    if player.is_submitted_bot:
         bot = SubmittedBot.objects.filter(pk=player.id).first()
         if bot is None or bot.game != tournament.game:
             raise RequestError(f"bot {player_id} does not play {tournament.game}")
@@ -149,7 +145,7 @@ def start(tournament_id: int) -> bool:
         tournament = Tournament.objects.get(pk=tournament_id)
         playing = []
         for entry in tournament.entries.select_related("player").order_by("id"):
-            if entry.player.builtin:
+            if not entry.player.is_submitted_bot:  # a built-in engine has no versions to freeze
                 playing.append(entry)
                 continue
             version = active_version(entry.player)

@@ -13,7 +13,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from arena.errors import BadRequest
+from arena.errors import RequestError
 from tournaments import actions
 from tournaments.models import Tournament, TournamentEntry, TournamentGame
 from tournaments.serializers import (
@@ -62,7 +62,7 @@ class TournamentViewSet(
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentDetailSerializer})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if not isinstance(request.data, dict):
-            raise BadRequest("the request body must be a JSON object")
+            raise RequestError("the request body must be a JSON object")
         incoming = TournamentCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         tournament = actions.create_tournament(created_by=request.user, **incoming.validated_data)
@@ -98,7 +98,7 @@ class TournamentViewSet(
         if not (request.user.is_staff or tournament.created_by_id == request.user.id):
             raise NotFound(f"no tournament {tournament.pk} of yours")
         if tournament.status != Tournament.Status.REGISTRATION:
-            raise BadRequest(f"the tournament is already {tournament.status}")
+            raise RequestError(f"the tournament is already {tournament.status}")
         actions.dispatch_start(tournament.pk)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_202_ACCEPTED)
 
@@ -112,6 +112,5 @@ class TournamentViewSet(
             .prefetch_related("match__seats")
             .order_by("round", "table", "deal", "rotation")
         )
-        # DRF pages any queryset; its stubs only take the view's own model.
-        page = self.paginate_queryset(rows)  # type: ignore[arg-type]
+        page = self.paginate_queryset(rows)  # type: ignore[arg-type]  # DRF's stubs page only the view's model
         return self.get_paginated_response(TournamentGameSerializer(page, many=True).data)

@@ -96,7 +96,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
         total = totals.get(bot.player_id, {"seats": 0, "forfeits": 0})
         versions = sorted(bot.versions.all(), key=lambda version: -version.number)
         for version in versions:
-            version.queue_place = queue_place(version)  # type: ignore[attr-defined]
+            version.queue_place = queue_place(version)  # type: ignore[attr-defined]  # shown by the page only
             version.log_text = json.dumps(version.log, indent=1, ensure_ascii=False)[:20000]
         status = bot.status_given(versions)
         out.append(

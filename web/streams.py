@@ -1,4 +1,4 @@
-"""Server-Sent Events: the live updates of `web.live` relayed to browsers.
+"""Server-Sent Events: the live events the play actions publish (`play.events`) relayed to browsers.
 
 Served only under ASGI (uvicorn workers, `make run`): each stream is an async view that waits on
 Redis pub/sub without holding a thread. Under WSGI, or without Redis, a stream answers 204, which
@@ -16,8 +16,8 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 
 from arena.models import Player
+from play.events import player_channel, table_channel
 from play.models import LiveGame
-from web.live import player_channel, table_channel
 
 # A comment line this often keeps proxies from closing an idle stream.
 HEARTBEAT_SECONDS = 15.0

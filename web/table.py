@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 from arena.models import MatchSeat
 from games.part_du_chef import DECK
 from play.engine import TableState
+from play.models import LiveGame
 from play.snapshot import snapshot
-from web import gamelog, live, pizza, sentences
+from web import gamelog, pizza, sentences
 
 
 def seat_marks(table: TableState) -> list[str]:
@@ -113,7 +114,7 @@ def context(table: TableState) -> dict[str, Any]:
         )
     to_act = view["to_act"]
     who = sentences.Seats([player.name for player in table.players], table.seat)
-    log = gamelog.entries(state, who, live.house_moves(table.live.match_id))
+    log = gamelog.entries(state, who, house_moves(table.live))
     # A seat that has left is played by the house: its person is told who plays, not "your turn".
     left = table.seat is not None and view["players"][table.seat]["forfeited"]
     status_line = sentences.status(
@@ -177,8 +178,16 @@ def context(table: TableState) -> dict[str, Any]:
     }
 
 
-class FormProblem(ValueError):
-    """A play form that does not describe a decision, told in the player's words."""
+def house_moves(live: LiveGame) -> dict[int, str]:
+    """The decisions (by index in the record) the house took for a seat, and why, as the log says it:
+    "clock" when a person's time ran out, "left" once the seat was out (a bot's forfeit included)."""
+    said = {LiveGame.DecidedBy.CLOCK: "clock", LiveGame.DecidedBy.LEFT: "left", LiveGame.DecidedBy.FORFEIT: "left"}
+    return {index: said[cause] for index, cause in enumerate(live.decided_by) if cause in said}
+
+
+class FormProblem(Exception):
+    """A form that does not say what to do (a play form that describes no decision, a lobby form whose
+    numbers do not parse), told in the player's words."""
 
     def __init__(self, refusal: sentences.Refusal) -> None:
         super().__init__(refusal.message)

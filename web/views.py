@@ -17,14 +17,14 @@ from django.utils.translation import gettext as _
 
 from accounts import throttles
 from accounts.web import throttled_page
-from arena.errors import NotSeated, PlayError, RequestError
+from arena.errors import ArenaError, NotSeated
 from arena.models import Match, MatchSeat, Player
 from arena.people import person_of
 from arena.secrecy import held_back_reason
 from common.clients import client_address
-from games.part_du_chef import KIND_NAMES, State
+from games.part_du_chef import KIND_NAMES, IllegalAction, InvalidAction, State
 from games.part_du_chef.state import portions_of
-from games.registry import GameSpec, all_games, get_game
+from games.registry import GameSpec, UnknownGame, all_games, get_game
 from matchmaking import people as people_queue
 from matchmaking.house import patience as house_patience
 from play import engine, tables
@@ -47,8 +47,8 @@ REPLAY_CACHE_SECONDS = 3600
 def _game(key: str) -> GameSpec:
     try:
         return get_game(key)
-    except KeyError:
-        raise Http404(f"unknown game {key!r}") from None
+    except UnknownGame as exc:
+        raise Http404(str(exc)) from None
 
 
 def _person(request: HttpRequest) -> Player | None:
@@ -316,9 +316,8 @@ def _play_post(request: HttpRequest, table: engine.TableState, player: Player | 
                 engine.submit_action(table.live.match_id, player, turn, action_from_form(request.POST))
         except FormProblem as exc:
             refused = exc.refusal
-        except ValueError as exc:
-            # The rules' and the engine's refusals (IllegalAction and PlayError are ValueErrors), and
-            # a form whose numbers do not parse; told in the player's words.
+        except (ArenaError, InvalidAction, IllegalAction) as exc:
+            # The engine's and the rules' refusals, told in the player's words; any other error is a bug.
             refused = sentences.refusal(str(exc), who)
     if wants_json:
         if refused is None:
@@ -327,6 +326,13 @@ def _play_post(request: HttpRequest, table: engine.TableState, player: Player | 
     if refused is not None:
         messages.error(request, refused.message, extra_tags="play" if table.seat is not None else "")
     return redirect("web:play", match_id=table.live.match_id)
+
+
+def _form_number(request: HttpRequest, name: str) -> int:
+    raw = request.POST.get(name, "")
+    if not raw.isdigit():
+        raise FormProblem(sentences.Refusal(_("The form could not be read: reload the page.")))
+    return int(raw)
 
 
 @login_required
@@ -338,21 +344,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 people_queue.leave(request.user)
             elif "join" in request.POST:
                 people_queue.join(
-                    request.user, request.POST.get("game", DEFAULT_GAME), int(request.POST.get("table_size", "0"))
+                    request.user, request.POST.get("game", DEFAULT_GAME), _form_number(request, "table_size")
                 )
             elif "open" in request.POST:
                 names = [n.strip() for n in request.POST.get("guests", "").split(",") if n.strip()]
                 found = dict(Player.objects.filter(name__in=names).values_list("name", "id"))
                 missing = [name for name in names if name not in found]
                 if missing:
-                    raise PlayError(_("No player named %(name)s.") % {"name": missing[0]})
+                    raise FormProblem(sentences.Refusal(_("No player named %(name)s.") % {"name": missing[0]}))
                 options = {"marianne": request.POST.get("marianne") == "on"}
                 tables.open_table(request.user, DEFAULT_GAME, [found[name] for name in names], options)
             elif "accept" in request.POST:
-                tables.accept(request.user, int(request.POST["accept"]))
+                tables.accept(request.user, _form_number(request, "accept"))
             elif "decline" in request.POST:
-                tables.decline(request.user, int(request.POST["decline"]))
-        except (ValueError, PlayError, RequestError) as exc:
+                tables.decline(request.user, _form_number(request, "decline"))
+        except FormProblem as exc:
+            messages.error(request, exc.refusal.message)
+        except ArenaError as exc:
             messages.error(request, str(exc))
         return redirect("web:lobby")
     status = people_queue.status(request.user)

@@ -19,7 +19,7 @@ if _build is not None:
 
 from .actions import Action, Cut, Steal, Swap, Take, action_from_json
 from .deck import DECK, KIND_NAMES, Slice, deal
-from .errors import IllegalAction, RecordError
+from .errors import IllegalAction, InvalidAction, RecordError
 from .observation import Observation
 from .play import play_game
 from .record import RECORD_FORMAT, record_of, replay
@@ -32,6 +32,7 @@ __all__ = [
     "Cut",
     "DECK",
     "IllegalAction",
+    "InvalidAction",
     "KIND_NAMES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

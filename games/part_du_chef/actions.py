@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Final, TypeAlias
 
-from .errors import IllegalAction
+from .errors import InvalidAction
 
 # Actions are immutable values, written as plain classes with final attributes rather than frozen
 # dataclasses: a frozen dataclass pays for its immutability on every construction, and playouts and
@@ -146,13 +146,13 @@ Action: TypeAlias = Cut | Take
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be an integer, not {value!r}")
+        raise InvalidAction(f"{what} must be an integer, not {value!r}")
     return value
 
 
 def _int_list(value: object, what: str) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise IllegalAction(f"{what} must be a list of integers")
+        raise InvalidAction(f"{what} must be a list of integers")
     return tuple(_int(v, f"each of {what}") for v in value)
 
 
@@ -160,17 +160,17 @@ def _swap_from_json(value: object) -> Swap | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise IllegalAction("marianne must be null or an object with 'give' and 'take'")
+        raise InvalidAction("marianne must be null or an object with 'give' and 'take'")
     give = _int_list(value.get("give"), "marianne.give")
     take = _int_list(value.get("take"), "marianne.take")
     if len(give) != 2 or len(take) != 2:
-        raise IllegalAction("La Marianne swaps exactly two slices: give two and take two")
+        raise InvalidAction("La Marianne swaps exactly two slices: give two and take two")
     return Swap((give[0], give[1]), (take[0], take[1]))
 
 
 def _steal_from_json(value: object) -> Steal:
     if not isinstance(value, dict):
-        raise IllegalAction("each steal must be an object with 'finisher', 'from' and 'slice'")
+        raise InvalidAction("each steal must be an object with 'finisher', 'from' and 'slice'")
     return Steal(
         _int(value.get("finisher"), "steal.finisher"),
         _int(value.get("from"), "steal.from"),
@@ -179,20 +179,21 @@ def _steal_from_json(value: object) -> Steal:
 
 
 def action_from_json(obj: object) -> Action:
-    """Parse the JSON form of an action (as in records and the bot protocol)."""
+    """Parse the JSON form of an action (as in records and the bot protocol); InvalidAction names what
+    is malformed. Whether the action is legal is for `State.apply` to say (IllegalAction)."""
     if not isinstance(obj, dict):
-        raise IllegalAction("an action must be a JSON object")
+        raise InvalidAction("an action must be a JSON object")
     kind = obj.get("type")
     if kind == "cut":
         return Cut(_int_list(obj.get("cuts"), "cuts"), _swap_from_json(obj.get("marianne")))
     if kind == "take":
         steals = obj.get("steals", [])
         if not isinstance(steals, list):
-            raise IllegalAction("steals must be a list")
+            raise InvalidAction("steals must be a list")
         return Take(
             _int(obj.get("portion"), "portion"),
             _int_list(obj.get("eat", []), "eat"),
             tuple(_steal_from_json(s) for s in steals),
             _swap_from_json(obj.get("marianne")),
         )
-    raise IllegalAction(f"unknown action type {kind!r}: expected 'cut' or 'take'")
+    raise InvalidAction(f"unknown action type {kind!r}: expected 'cut' or 'take'")

@@ -6,7 +6,7 @@ from typing import Any
 
 from .actions import action_from_json
 from .deck import DECK, PIZZAS, RING, deal
-from .errors import IllegalAction, RecordError
+from .errors import IllegalAction, InvalidAction, RecordError
 from .recording import RECORD_FORMAT, record_of
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
@@ -78,7 +78,7 @@ def _replay_actions(record: dict[str, Any]) -> State:
         )
         try:
             state.apply(action_from_json(entry))
-        except IllegalAction as e:
+        except (InvalidAction, IllegalAction) as e:
             raise RecordError(f"{where} ({entry.get('type')} by seat {entry.get('seat')}): {e}") from None
     return state
 

@@ -70,7 +70,7 @@ def test_a_person_gets_the_same_refusal_from_every_path_into_a_bot_match(make_bo
 def test_every_kind_of_match_checks_seat_count_and_a_player_seated_twice(make_bots) -> None:
     bot = make_bots(1)[0]
     user = User.objects.create_user("dan", password="pw-dan-123")
-    with pytest.raises(RequestError, match="is played by 2 to 5 players, got 1"):
+    with pytest.raises(RequestError, match="is played by 2 to 5 players, not 1"):
         create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[person_of(user)])
     with pytest.raises(RequestError, match=f"player {bot.id} is seated twice"):
         create_match(game="part-du-chef", kind="friendly", players=[bot, bot], seed=1)

@@ -32,8 +32,8 @@ def _post(client: APIClient, body: object, *, raw: bool = False):
     ("body", "message"),
     [
         ({"game": "chess", "kind": "friendly", "players": [1, 2]}, "unknown game 'chess'"),
-        ({"game": "part-du-chef", "kind": "friendly", "players": [1]}, "2 to 5 players, got 1"),
-        ({"game": "part-du-chef", "kind": "friendly", "players": [1, 2, 3, 1, 2, 3]}, "2 to 5 players, got 6"),
+        ({"game": "part-du-chef", "kind": "friendly", "players": [1]}, "2 to 5 players, not 1"),
+        ({"game": "part-du-chef", "kind": "friendly", "players": [1, 2, 3, 1, 2, 3]}, "2 to 5 players, not 6"),
         ({"game": "part-du-chef", "kind": "friendly", "players": [1, 1]}, "player 1 is seated twice"),
         ({"game": "part-du-chef", "kind": "friendly", "players": [1, 999999]}, "unknown player 999999"),
         (
@@ -143,7 +143,7 @@ def test_a_match_without_a_record_yet_says_so(client: APIClient, bots: list[int]
     ("body", "message"),
     [
         ({"player": 1, "game": "chess", "table_size": 2}, "unknown game 'chess'"),
-        ({"player": 1, "game": "part-du-chef", "table_size": 7}, "got table_size 7"),
+        ({"player": 1, "game": "part-du-chef", "table_size": 7}, "La Part du Chef is played by 2 to 5 players, not 7"),
         ({"player": 999999, "game": "part-du-chef", "table_size": 2}, "no player 999999"),
     ],
 )

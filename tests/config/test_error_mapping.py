@@ -6,7 +6,7 @@ import pytest
 
 from arena import errors
 from config.errors import domain_error_response
-from games.part_du_chef import IllegalAction
+from games.part_du_chef import IllegalAction, InvalidAction
 
 
 @pytest.mark.parametrize(
@@ -19,6 +19,7 @@ from games.part_du_chef import IllegalAction
         (errors.StaleTurn("turn 1 has already been played"), 409),
         (errors.NotSeated("you have no seat at match 4"), 404),
         (IllegalAction("portion 7 does not exist"), 400),
+        (InvalidAction("portion must be an integer, not 'x'"), 400),
     ],
 )
 def test_each_refusal_is_answered_with_its_status_and_its_message(error: Exception, status: int) -> None:
@@ -29,7 +30,7 @@ def test_each_refusal_is_answered_with_its_status_and_its_message(error: Excepti
 
 def test_every_refusal_class_derives_from_the_one_base_class() -> None:
     classes = [errors.RequestError, errors.UnplayablePlayer, errors.PlayError, errors.GameOver]
-    classes += [errors.StaleTurn, errors.NotSeated, errors.BadRequest]
+    classes += [errors.StaleTurn, errors.NotSeated]
     assert all(issubclass(cls, errors.ArenaError) for cls in classes)
 
 

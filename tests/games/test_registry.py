@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.registry import UnknownGame, all_games, get_game
+from games.registry import SetupError, UnknownGame, all_games, get_game
 
 
 def test_the_registry_knows_la_part_du_chef_by_its_key() -> None:
@@ -17,7 +17,7 @@ def test_the_registry_knows_la_part_du_chef_by_its_key() -> None:
 def test_an_unknown_game_is_named_in_the_error() -> None:
     with pytest.raises(UnknownGame) as error:
         get_game("chess")
-    assert str(error.value) == "unknown game 'chess': known games are part-du-chef"
+    assert str(error.value) == "unknown game 'chess'; available games: part-du-chef"
 
 
 @pytest.mark.parametrize(
@@ -30,7 +30,7 @@ def test_an_unknown_game_is_named_in_the_error() -> None:
     ],
 )
 def test_bad_options_are_refused_with_the_option_named(options: object, message: str) -> None:
-    with pytest.raises(ValueError, match=f"^{message}$"):
+    with pytest.raises(SetupError, match=f"^{message}$"):
         get_game("part-du-chef").validate_options(options, 4)
 
 
@@ -43,8 +43,10 @@ def test_options_are_normalised_with_their_defaults() -> None:
     }
 
 
-def test_player_counts_outside_two_to_five_are_refused() -> None:
+def test_player_counts_outside_two_to_five_are_refused_with_one_message() -> None:
     game = get_game("part-du-chef")
-    game.validate_players(5)
-    with pytest.raises(ValueError, match="^La Part du Chef is played by 2 to 5 players, not 6$"):
-        game.validate_players(6)
+    game.check_players(2)
+    game.check_players(5)
+    for count in (0, 1, 6):
+        with pytest.raises(SetupError, match=f"^La Part du Chef is played by 2 to 5 players, not {count}$"):
+            game.check_players(count)

@@ -30,7 +30,7 @@ def test_joining_names_the_problem(person: Any) -> None:
     ann = person("ann")
     for body, message in [
         ({"game": "chess", "table_size": 3}, "unknown game 'chess'; available games: part-du-chef"),
-        ({"game": "part-du-chef", "table_size": 6}, "part-du-chef tables seat 2 to 5 players, got table_size 6"),
+        ({"game": "part-du-chef", "table_size": 6}, "La Part du Chef is played by 2 to 5 players, not 6"),
         ({"game": "part-du-chef", "table_size": "3"}, "table_size must be an integer"),
     ]:
         response = client_of(ann).post("/api/arena/queue/", body, format="json")

@@ -130,7 +130,11 @@ def test_a_crashing_uploaded_bot_at_a_table_with_a_person_forfeits_and_greedy_fi
     decisions = bot_decisions(match, 1)
     # The crash asked once: greedy played that decision and every later one of the seat.
     assert len(decisions) > len(statuses) and "forfeited" in answers
-    assert LiveGame.objects.get(pk=match.id).out == [False, True, False, False]
+    game = LiveGame.objects.get(pk=match.id)
+    assert game.out == [False, True, False, False]
+    # Who took each of the seat's decisions: the bot itself, then the house at its forfeit and after.
+    causes = [game.decided_by[turn] for turn in decisions]
+    assert causes == ["seat"] * (len(statuses) - 1) + ["forfeit"] + ["left"] * (len(decisions) - len(statuses))
     seats = list(MatchSeat.objects.filter(match=match).order_by("seat"))
     assert [seat.forfeited for seat in seats] == [False, True, False, False]
     assert seats[1].rank == 4

@@ -43,7 +43,7 @@ def test_a_declined_table_is_cancelled_and_others_cannot_see_it(person: Any) -> 
 def test_opening_a_table_names_the_problem(person: Any) -> None:
     ann = person("ann")
     for guests, message in [
-        ([], "part-du-chef is played by 2 to 5 players: invite 1 to 4 guests, not 0"),
+        ([], "La Part du Chef is played by 2 to 5 players, not 1"),
         ([ann.id], "you sit at your own table already; invite others"),
         ([999999], "unknown player 999999"),
     ]:

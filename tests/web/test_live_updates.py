@@ -44,7 +44,7 @@ def test_a_move_is_published_on_the_tables_channel_only_once_committed(
     from arena.models import Match
     from arena.people import person_of
     from play.engine import create_live_match, submit_action
-    from web.live import player_channel, table_channel
+    from play.events import player_channel, table_channel
 
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
     lobby = _listen(player_channel(ben.id))
@@ -57,7 +57,7 @@ def test_a_move_is_published_on_the_tables_channel_only_once_committed(
     assert _next(table) is None  # not before the commit
     for callback in pending:
         callback()
-    assert _next(table) == {"type": "turn", "match": match.id, "turn": 1, "over": False}
+    assert _next(table) == {"type": "turn", "match": match.id, "turn": 1, "over": False, "why": "seat"}
     lobby.close()
     table.close()
 
@@ -68,14 +68,14 @@ def test_an_invitation_is_announced_to_the_guest(django_capture_on_commit_callba
 
     from arena.people import person_of
     from play import tables
-    from web.live import player_channel
+    from play.events import player_channel
 
     host = User.objects.create_user("host", password="a-long-passphrase")
     guest = person_of(User.objects.create_user("guest", password="a-long-passphrase"))
     inbox = _listen(player_channel(guest.id))
     with django_capture_on_commit_callbacks(execute=True):
         table = tables.open_table(host, "part-du-chef", [guest.id])
-    assert _next(inbox) == {"type": "lobby", "table": table.id}
+    assert _next(inbox) == {"type": "lobby", "table": table.id, "why": "invited"}
     inbox.close()
 
 

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from games.registry import all_games, get_game
+from games.registry import UnknownGame, all_games, get_game
 from ratings import standings
 from ratings.models import Rating
 
@@ -28,9 +28,8 @@ class Command(BaseCommand):
             raise CommandError("Redis is not reachable (REDIS_URL): the leaderboards are served from PostgreSQL")
         try:
             keys = [str(get_game(key).key) for key in options["games"]] or [str(s.key) for s in all_games()]
-        except KeyError as exc:
-            known = ", ".join(str(spec.key) for spec in all_games())
-            raise CommandError(f"unknown game {exc.args[0]!r}; available games: {known}") from None
+        except UnknownGame as exc:
+            raise CommandError(str(exc)) from None
         console = Console(stderr=True)
         for key in keys:
             with Progress(
