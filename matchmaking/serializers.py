@@ -14,7 +14,7 @@ from matchmaking.status import explain
 
 class ArenaEntrySerializer(serializers.ModelSerializer[ArenaEntry]):
     player = serializers.IntegerField(source="player_id")
-    current_match = serializers.IntegerField(source="current_match_id", read_only=True)
+    current_match = serializers.IntegerField(source="current_match_id", read_only=True, allow_null=True)
 
     class Meta:
         model = ArenaEntry

@@ -144,9 +144,13 @@ def table_saved(sender: type[LiveGame], instance: LiveGame, created: bool, updat
             if created:
                 # The table has just formed: everyone seated is taken to it, and headers show it.
                 _tell_players([player for player, _, _ in seated], {"type": "table", "match": match_id})
-                cache.set_many({playing_key(owner): match_id for owner in owners}, PLAYING_SECONDS)
-            else:
-                cache.delete_many([playing_key(owner) for owner in owners])
+            try:
+                if created:
+                    cache.set_many({playing_key(owner): match_id for owner in owners}, PLAYING_SECONDS)
+                else:
+                    cache.delete_many([playing_key(owner) for owner in owners])
+            except redis.RedisError as exc:  # after the commit: the headers' hint waits, the match stands
+                log.warning("playing hints of match %s not updated: %s", match_id, exc)
 
     transaction.on_commit(send)
 
