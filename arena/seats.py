@@ -46,6 +46,8 @@ class SeatKind:
     bot: BotFactory | None = None
     # Whether this seat is a person: a match with one never takes a seed from its creator.
     person: bool = False
+    # (player, the account asking to seat it in a friendly match or table) -> why it may not, or None.
+    challenge: Callable[[Player, Any], str | None] | None = None
 
 
 _kinds: dict[str, SeatKind] = {}
@@ -79,6 +81,14 @@ def check(player: Player, where: Where, pin: Any = None) -> None:
     reason = refusal(player, where, pin)
     if reason is not None:
         raise UnplayablePlayer(reason)
+
+
+def challenge_refusal(player: Player, challenger: Any) -> str | None:
+    """Why the account `challenger` may not seat `player` (its owner's choice), or None."""
+    kind = kind_of(player)
+    if kind is None or kind.challenge is None:
+        return None
+    return kind.challenge(player, challenger)
 
 
 def is_person(player: Player) -> bool:
