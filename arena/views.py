@@ -73,7 +73,8 @@ class MatchCursor(CursorPagination):
         """DRF takes a cursor's position as given; a position that is not a match id answers 404 like
         any other cursor that cannot be decoded, never a 500 from the query."""
         cursor = super().decode_cursor(request)
-        if cursor is not None and cursor.position is not None and not str(cursor.position).isdigit():
+        position = cursor.position if cursor is not None else None
+        if position is not None and not (str(position).isascii() and str(position).isdigit()):
             raise NotFound(self.invalid_cursor_message)
         return cursor
 
