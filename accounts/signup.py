@@ -7,7 +7,7 @@ import re
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from arena.names import name_refusal
@@ -32,8 +32,11 @@ def refusals(username: str, password: str) -> dict[str, list[str]]:
 
 
 def create_account(username: str, password: str) -> tuple[User, Token]:
-    with transaction.atomic():
-        user = User.objects.create_user(username, password=password)
-        person_of(user)
-        token = Token.objects.create(user=user)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username, password=password)
+            person_of(user)
+            token = Token.objects.create(user=user)
+    except IntegrityError:  # taken meanwhile by a concurrent sign-up: the database's unique keys decide
+        raise ValidationError(f"a player named {username!r} or a look-alike of it already exists") from None
     return user, token

@@ -1,5 +1,7 @@
 """Failed passwords per account and per client address, and sign-ups per address, counted in the cache.
 
+Accounts are keyed on the skeleton of the typed name (`account_key`): `" bob"`, `"bob\\t"`, `ｂｏｂ` are `bob`.
+
 Fixed windows: the first event opens a window of N seconds; while its count is at the limit every
 attempt is refused (429 with Retry-After), a correct password included, until the window ends.
 """
@@ -12,6 +14,8 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+
+from common.skeleton import skeleton
 
 
 def _key(kind: str, subject: str) -> str:
@@ -41,19 +45,28 @@ def _window(kind: str) -> int:
     return int(settings.ARENA_SIGNUP_WINDOW_SECONDS if kind == "signup" else settings.ARENA_LOGIN_WINDOW_SECONDS)
 
 
-def login_wait(username: str, address: str) -> int | None:
-    """Seconds until a login may be tried again for this account or from this address; None: now."""
-    waits = [
-        _wait("login-account", username.casefold(), int(settings.ARENA_LOGIN_FAILURES_PER_ACCOUNT)),
-        _wait("login-address", address, int(settings.ARENA_LOGIN_FAILURES_PER_ADDRESS)),
-    ]
+def account_key(username: str) -> str:
+    """The lockout's key of a typed name: its skeleton (surrounding spaces, tabs and no-break spaces
+    dropped, NFKC, case folded, look-alike letters mapped), the same for every spelling of one account."""
+    return skeleton(username)
+
+
+def login_wait(username: str, address: str | None) -> int | None:
+    """Seconds until a login may be tried again for this account or from this address; None: now.
+
+    `address` None: a check made outside a request (a shell), counted per account only.
+    """
+    waits = [_wait("login-account", account_key(username), int(settings.ARENA_LOGIN_FAILURES_PER_ACCOUNT))]
+    if address is not None:
+        waits.append(_wait("login-address", address, int(settings.ARENA_LOGIN_FAILURES_PER_ADDRESS)))
     found = [wait for wait in waits if wait is not None]
     return max(found) if found else None
 
 
-def login_failed(username: str, address: str) -> None:
-    _count("login-account", username.casefold())
-    _count("login-address", address)
+def login_failed(username: str, address: str | None) -> None:
+    _count("login-account", account_key(username))
+    if address is not None:
+        _count("login-address", address)
 
 
 def signup_wait(address: str) -> int | None:

@@ -59,7 +59,8 @@ class AccountCreateView(APIView):
 
 
 class ThrottledTokenView(ObtainAuthToken):
-    """The token of an account; wrong passwords are counted per account and per client address."""
+    """The token of an account; wrong passwords are counted per account and per client address
+    (accounts.backends, as for every login), and a locked-out login answers 429 here."""
 
     @extend_schema(request=AuthTokenSerializer, responses={200: TokenSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -69,8 +70,7 @@ class ThrottledTokenView(ObtainAuthToken):
         if wait is not None:
             raise Throttled(wait=wait, detail=throttles.wait_message(wait))
         incoming = AuthTokenSerializer(data=data, context={"request": request})
-        if not incoming.is_valid():
-            throttles.login_failed(username, address)
+        if not incoming.is_valid():  # a wrong password was counted by the backend (accounts.backends)
             raise ValidationError(incoming.errors)
         token, _ = Token.objects.get_or_create(user=incoming.validated_data["user"])
         return Response(TokenSerializer({"token": token.key}).data)

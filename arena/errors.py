@@ -30,6 +30,18 @@ class GameOver(PlayError):
     """The game has ended: no more decisions, no resigning."""
 
 
+class NotYourChoice(ArenaError):
+    """A bot's owner does not let the asker seat it (a friendly match or table)."""
+
+    status_code = 403
+
+
+class LimitReached(ArenaError):
+    """The asker holds as many of something (open tables) as one account may: finish or close one first."""
+
+    status_code = 409
+
+
 class StaleTurn(ArenaError):
     """The action answers a decision that has already been taken."""
 

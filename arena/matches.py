@@ -16,9 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.claims import MATCH_LEASE, dispatch_match
-from arena.errors import RequestError
+from arena.errors import NotYourChoice, RequestError
 from arena.models import Match, MatchSeat, Player
-from arena.seats import Where, check
+from arena.seats import Where, challenge_refusal, check
 from arena.seeds import MAX_SEED, draw_seed
 from games.registry import GameSpec, SetupError, UnknownGame, get_game
 
@@ -65,11 +65,16 @@ def check_seating(
     seed: object = None,
     where: Where = Where.MATCH,
     pins: Mapping[int, Any] | None = None,
+    challenger: Any = None,
 ) -> Seating:
     """The one validation of every match: game, seat count, a player seated twice, who may sit, options, seed.
 
     A creator may give a seed only where every seat is a bot (a reproducible experiment); a match
     with a person always gets a seed drawn here, so nobody can know the deal in advance.
+
+    `challenger`: the account asking for this line-up in a request (a friendly match or table). Each
+    bot's owner decides whether it may seat the bot (SeatKind.challenge), and a seed it chooses is taken
+    only when every seat is a built-in bot or one of its own bots: nobody studies another's bot on known deals.
     """
     spec = resolve_game(game)
     count = len(players)
@@ -87,12 +92,29 @@ def check_seating(
         )
     for seat, player in enumerate(players):
         check(player, where, (pins or {}).get(seat))
+    if challenger is not None:
+        check_challenge(players, seed, challenger)
     normalised = check_options(spec, options, count)
     if seed is None:
         seed = draw_seed()
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise RequestError(f"seed must be an integer between 0 and {MAX_SEED}")
     return Seating(spec=spec, players=list(players), options=normalised, seed=seed)
+
+
+def check_challenge(players: Sequence[Player], seed: object, challenger: Any) -> None:
+    for player in players:
+        reason = challenge_refusal(player, challenger)
+        if reason is not None:
+            raise NotYourChoice(reason)
+    if seed is None:
+        return
+    for player in players:
+        if not player.is_builtin and player.owner_id != challenger.pk:
+            raise RequestError(
+                f"a seed may be chosen only for your own bots and built-in bots; bot {player.id} ({player.name}) "
+                "is another account's, so the server draws the seed (leave out `seed`)"
+            )
 
 
 def players_by_id(game: str, player_ids: Sequence[int]) -> list[Player]:
@@ -124,6 +146,7 @@ def create_match(
     service_seed: int | None = None,
     pins: Mapping[int, Any] | None = None,
     deal_group: UUID | None = None,
+    challenger: Any = None,
 ) -> Match:
     """The one create path of every kind of match, inside the caller's transaction when there is one.
 
@@ -133,6 +156,7 @@ def create_match(
     `seed` comes from the creator (refused where a person sits); `service_seed` is one the service
     itself fixes (a known deal for tests and benchmarks), never taken from a request.
     `deal_group` joins the tables of one duplicate deal: they are played in lockstep (results.finish).
+    `challenger`: the account whose request names the players (check_seating).
     """
     if kind not in Match.Kind.values:
         raise RequestError(f"unknown match kind {kind!r}; expected one of {', '.join(Match.Kind.values)}")
@@ -145,6 +169,7 @@ def create_match(
         seed=seed,
         where=Where.TABLE if live else Where.MATCH,
         pins=pins,
+        challenger=challenger,
     )
     if service_seed is not None:
         seating = replace(seating, seed=service_seed)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from common.skeleton import skeleton
 from games.part_du_chef.bots import BOT_NAMES
 
 
@@ -16,6 +19,9 @@ class Player(models.Model):
         HUMAN = "human", "human"
 
     name = models.CharField(max_length=64, unique=True)
+    # The name's comparison key (common.skeleton: NFKC, case folded, confusables mapped), set on every
+    # save: `ＡＬＩＣＥ`, `a1ice` and `alice` are one name, whatever is stored as typed in `name`.
+    name_key = models.CharField(max_length=256, unique=True, editable=False)
     kind = models.CharField(max_length=8, choices=Kind.choices)
     # The account that owns a human player or a submitted bot; built-in bots have none.
     owner = models.ForeignKey(
@@ -40,6 +46,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = skeleton(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
     # What kind of player this is: the one answer every part asks.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.models import Player
+from common.skeleton import skeleton
 
 
 def person_of(user: Any) -> Player:
@@ -13,6 +14,6 @@ def person_of(user: Any) -> Player:
     if player is not None:
         return player
     name = user.get_username()
-    if Player.objects.filter(name=name).exists():
+    if Player.objects.filter(name_key=skeleton(name)).exists():
         name = f"{name}-{user.pk}"
     return Player.objects.create(name=name, kind=Player.Kind.HUMAN, owner=user)

@@ -45,6 +45,8 @@ class SeatKind:
     # (player, where, the version pinned to the seat or None) -> why not, or None.
     refusal: Callable[[Player, Where, Any], str | None]
     bot: BotFactory | None = None
+    # (player, the account asking to seat it in a friendly match or table) -> why it may not, or None.
+    challenge: Callable[[Player, Any], str | None] | None = None
 
 
 _kinds: dict[str, SeatKind] = {}
@@ -78,6 +80,14 @@ def check(player: Player, where: Where, pin: Any = None) -> None:
     reason = refusal(player, where, pin)
     if reason is not None:
         raise UnplayablePlayer(reason)
+
+
+def challenge_refusal(player: Player, challenger: Any) -> str | None:
+    """Why the account `challenger` may not seat `player` (its owner's choice), or None."""
+    kind = kind_of(player)
+    if kind is None or kind.challenge is None:
+        return None
+    return kind.challenge(player, challenger)
 
 
 def bot_for(player: Player, seed: int, *, match_id: int | None, seat: int) -> Any:

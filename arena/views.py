@@ -10,8 +10,8 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
-from rest_framework.pagination import CursorPagination
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -69,6 +69,15 @@ class MatchCursor(CursorPagination):
     ordering = "-id"
     page_size = 50
 
+    def decode_cursor(self, request: Request) -> Cursor | None:
+        """DRF takes a cursor's position as given; a position that is not a match id answers 404 like
+        any other cursor that cannot be decoded, never a 500 from the query."""
+        cursor = super().decode_cursor(request)
+        position = cursor.position if cursor is not None else None
+        if position is not None and not (str(position).isascii() and str(position).isdigit()):
+            raise NotFound(self.invalid_cursor_message)
+        return cursor
+
 
 class IsSignedInToCreate(permissions.BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
@@ -112,6 +121,7 @@ class MatchViewSet(
             options=data.get("options"),
             seed=data.get("seed"),
             created_by=request.user,
+            challenger=request.user,
         )
         match = self.get_queryset().get(pk=match.pk)
         return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)

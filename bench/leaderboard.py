@@ -57,6 +57,7 @@ def load(players: int) -> tuple[int, int]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from arena.models import Player
+    from common.skeleton import skeleton
     from ratings.models import Rating
 
     call_command("migrate", verbosity=0)
@@ -82,9 +83,9 @@ def load(players: int) -> tuple[int, int]:
                 count = min(chunk, players - start)
                 names = io.StringIO()
                 for i in range(start, start + count):
-                    names.write(f"board-{i}\tbot\trandom\t2026-01-01 00:00:00+00\n")
+                    names.write(f"board-{i}\t{skeleton(f'board-{i}')}\tbot\trandom\t2026-01-01 00:00:00+00\n")
                 with raw.cursor() as cur:
-                    with cur.copy("COPY arena_player (name, kind, builtin, created_at) FROM STDIN") as copy:
+                    with cur.copy("COPY arena_player (name, name_key, kind, builtin, created_at) FROM STDIN") as copy:
                         copy.write(names.getvalue())
                     cur.execute(
                         "SELECT id FROM arena_player WHERE name LIKE 'board-%%' ORDER BY id DESC LIMIT %s", [count]

@@ -5,16 +5,19 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import RequestDataTooBig
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views.defaults import page_not_found
+from django.views.defaults import bad_request, page_not_found, permission_denied, server_error
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from arena.errors import ArenaError
 from common.limits import too_big_message
+from config.middleware import NUL_MESSAGE
 from games.part_du_chef import IllegalAction, InvalidAction
 
 log = logging.getLogger(__name__)
@@ -35,18 +38,42 @@ def domain_error_response(exc: Exception) -> Response | None:
     return None
 
 
+def too_many_fields_message() -> str:
+    return (
+        f"the request has too many fields: the limit is {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} "
+        "(DATA_UPLOAD_MAX_NUMBER_FIELDS)"
+    )
+
+
+def client_mistake(exc: Exception) -> tuple[int, str] | None:
+    """Client mistakes found while reading the request (status, message), wherever they are raised."""
+    if isinstance(exc, RequestDataTooBig):
+        return status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, too_big_message()
+    if isinstance(exc, TooManyFieldsSent):
+        return status.HTTP_400_BAD_REQUEST, too_many_fields_message()
+    if isinstance(exc, SuspiciousOperation):
+        return status.HTTP_400_BAD_REQUEST, f"the request is malformed: {exc}"
+    if isinstance(exc, RecursionError):
+        return status.HTTP_400_BAD_REQUEST, "the request is nested too deeply to be read"
+    if isinstance(exc, DataError) and "NUL" in str(exc):
+        # PostgreSQL stores no NUL character in text: a value holding one can match or be nothing.
+        return status.HTTP_400_BAD_REQUEST, NUL_MESSAGE
+    return None
+
+
 def http_level_answer(exc: Exception) -> Response | None:
     """Client mistakes found while reading the request, before any view logic."""
-    if isinstance(exc, RequestDataTooBig):
-        return Response({"detail": too_big_message()}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
-    if isinstance(exc, RecursionError):
-        return Response({"detail": "the request is nested too deeply to be read"}, status=status.HTTP_400_BAD_REQUEST)
-    return None
+    mistake = client_mistake(exc)
+    if mistake is None:
+        return None
+    code, message = mistake
+    return Response({"detail": message}, status=code)
 
 
 def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     http = http_level_answer(exc)
     if http is not None:
+        set_rollback()  # a refused value may have broken the transaction (PostgreSQL's NUL refusal)
         return http
     domain = domain_error_response(exc)
     if domain is not None:
@@ -62,8 +89,38 @@ def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response 
     return response
 
 
+def _api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_input(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's own 400s (raised outside DRF: a middleware reading a too large or too many-fielded
+    body, a malformed header): JSON naming the problem under /api/, the HTML page elsewhere."""
+    mistake = client_mistake(exception) if exception is not None else None
+    code, message = mistake or (400, "the request is malformed")
+    if _api(request):
+        return JsonResponse({"detail": message}, status=code)
+    response = bad_request(request, exception or Exception(message))
+    response.status_code = code
+    return response
+
+
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _api(request):
+        detail = str(exception) if exception is not None and str(exception) else "not allowed"
+        return JsonResponse({"detail": detail}, status=403)
+    return permission_denied(request, exception or Exception("forbidden"))
+
+
+def internal_error(request: HttpRequest) -> HttpResponse:
+    """An error raised outside DRF's views (in a middleware): still JSON under /api/."""
+    if _api(request):
+        return JsonResponse({"detail": "internal error; the request was not applied"}, status=500)
+    return server_error(request)
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Unknown paths (a non-numeric id included) answer JSON 404 under /api/, the HTML page elsewhere."""
-    if request.path.startswith("/api/"):
+    if _api(request):
         return JsonResponse({"detail": f"no such resource: {request.path}"}, status=404)
     return page_not_found(request, exception or Exception("not found"))

@@ -206,6 +206,8 @@ ARENA_HOUSE_AFTER_SECONDS_PEOPLE = env_float(renamed_env("ARENA_HOUSE_AFTER_SECO
 # A bot with fewer rated games (or a new version still provisional) plays house bots only: its placement.
 ARENA_BOT_PLACEMENT_GAMES = env_int("ARENA_BOT_PLACEMENT_GAMES", 10)
 ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
+# Friendly tables one account may host at once, waiting for guests or still playing (409 past it).
+ARENA_MAX_OPEN_TABLES = env_int("ARENA_MAX_OPEN_TABLES", 5)
 
 # --- Request limits and retries (docs/api.md) --------------------------------------------------
 # Bodies larger than this answer 413 (bot files are uploaded as multipart and have their own limit).
@@ -274,6 +276,8 @@ MIDDLEWARE = [
     "web.middleware.NorwegianMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A NUL character in a query string or a page's form answers 400 (config.middleware).
+    "config.middleware.RefuseNulCharacters",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Unsafe methods run in one transaction holding their Idempotency-Key answer (GETs run without one).
@@ -301,6 +305,9 @@ TEMPLATES = [
         },
     }
 ]
+
+# Every password login (token endpoint, web login, admin login) goes through the lockout (accounts.backends).
+AUTHENTICATION_BACKENDS = ["accounts.backends.ThrottledModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -345,7 +352,11 @@ REST_FRAMEWORK = {
         "play-action": env_str("ARENA_THROTTLE_PLAY_ACTION", "3600/hour"),
         "bot-upload": env_str("ARENA_THROTTLE_BOT_UPLOAD", "60/hour"),
         "bot-compare": env_str("ARENA_THROTTLE_BOT_COMPARE", "20/hour"),
+        "bot-edit": env_str("ARENA_THROTTLE_BOT_EDIT", "600/hour"),
         "tournament": env_str("ARENA_THROTTLE_TOURNAMENT", "120/hour"),
+        # Opening, accepting and declining friendly tables, and resigning (each may start or end a match).
+        "table": env_str("ARENA_THROTTLE_TABLE", "120/hour"),
+        "resign": env_str("ARENA_THROTTLE_RESIGN", "120/hour"),
     },
     "EXCEPTION_HANDLER": "config.errors.json_exception_handler",
     # Trusted proxies in front (docs/deploy.md): the client address is the X-Forwarded-For hop they appended.

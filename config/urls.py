@@ -6,14 +6,18 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from accounts.views import AccountCreateView, ThrottledTokenView
+from accounts.web import admin_login
 from arena.views import GamesView, MatchViewSet, PlayerViewSet
 from matchmaking.views import ArenaEntryWaitViewSet, ArenaQueueView
 from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
 from submissions.views import BotViewSet
 from tournaments.views import TournamentViewSet
 
-# Answers JSON under /api/ for unknown paths, non-numeric ids included.
+# Answer JSON under /api/ (unknown paths, non-numeric ids included; errors raised outside DRF's views).
+handler400 = "config.errors.bad_input"
+handler403 = "config.errors.forbidden"
 handler404 = "config.errors.not_found"
+handler500 = "config.errors.internal_error"
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
@@ -23,6 +27,8 @@ router.register("bots", BotViewSet, basename="bot")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 
 urlpatterns = [
+    # The admin's login answers 429 while locked out, as /login/ does (accounts.web); before the admin's own.
+    path("admin/login/", admin_login),
     path("admin/", admin.site.urls),
     path("api/games/", GamesView.as_view(), name="games"),
     path("api/leaderboards/<str:game>/", LeaderboardView.as_view(), name="leaderboard"),

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
-from arena.errors import NotSeated, PlayError
+from arena.errors import LimitReached, NotSeated, PlayError
 from arena.matches import check_count, check_seating, resolve_game
 from arena.models import Match, Player
 from arena.people import person_of
@@ -33,10 +35,15 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
             raise PlayError(f"unknown player {guest_id}")
     # The match core's one check of a line-up: who may sit at a table with people, the options.
     seating = check_seating(
-        game=spec.key, players=[host, *(found[guest_id] for guest_id in ids)], options=options, where=Where.TABLE
+        game=spec.key,
+        players=[host, *(found[guest_id] for guest_id in ids)],
+        options=options,
+        where=Where.TABLE,
+        challenger=user,
     )
     normalised = seating.options
     with transaction.atomic():
+        _check_open_tables(host)
         table = FriendlyTable.objects.create(host=host, game=spec.key, options=normalised)
         seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
         for seat, guest_id in enumerate(ids, start=1):
@@ -46,6 +53,21 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
         _tell_seated(table, "invited")
         _start_when_ready(table)
     return table
+
+
+def _check_open_tables(host: Player) -> None:
+    """At most ARENA_MAX_OPEN_TABLES tables per host waiting for guests or still playing; the host's row
+    is locked first, so that concurrent requests cannot both pass the count."""
+    Player.objects.select_for_update().filter(pk=host.pk).first()
+    limit = int(settings.ARENA_MAX_OPEN_TABLES)
+    playing = Q(status=FriendlyTable.Status.STARTED, match__status=Match.Status.RUNNING)
+    live = Q(status=FriendlyTable.Status.OPEN) | playing
+    count = FriendlyTable.objects.filter(live, host=host).count()
+    if count >= limit:
+        raise LimitReached(
+            f"you have {count} open or unfinished tables, the most one account may have "
+            f"(ARENA_MAX_OPEN_TABLES={limit}); finish, resign or decline one first"
+        )
 
 
 def _locked_table(user: Any, table_id: int) -> tuple[FriendlyTable, TableSeat]:

@@ -70,6 +70,8 @@ class MatchActionView(APIView):
 
 
 class MatchResignView(APIView):
+    throttle_scope = "resign"
+
     @extend_schema(request=None, responses={200: TableStateSerializer})
     def post(self, request: Request, pk: int) -> Response:
         player = person_of(request.user)
@@ -82,6 +84,10 @@ class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
 
     serializer_class = FriendlyTableSerializer
     lookup_value_regex = "[0-9]+"
+    throttle_scope = "table"
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.request.method == "POST" else []
 
     def get_queryset(self) -> QuerySet[FriendlyTable]:
         if getattr(self, "swagger_fake_view", False):

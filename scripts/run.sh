@@ -44,9 +44,11 @@ if [ "$EAGER" = "0" ]; then
 fi
 
 # ASGI under uvicorn workers: pages and the API as usual, and the live-update streams (Server-Sent
-# Events) that wait on Redis without holding a thread each.
+# Events) that wait on Redis without holding a thread each. The worker class ignores X-Forwarded-For
+# (uvicorn believes it from loopback by default): the client address is the connection's unless
+# ARENA_NUM_PROXIES trusted proxies are configured (docs/deploy.md).
 echo "==> serving the API at http://$HOST:$PORT/ (gunicorn with uvicorn workers, logs in var/gunicorn.log)" >&2
-"$VENV/bin/gunicorn" config.asgi:application -k uvicorn_worker.UvicornWorker --bind "$HOST:$PORT" --workers 2 \
+"$VENV/bin/gunicorn" config.asgi:application -k config.uvicorn_worker.ArenaUvicornWorker --bind "$HOST:$PORT" --workers 2 \
     --access-logfile var/gunicorn.log --error-logfile var/gunicorn.log &
 GUNICORN=$!
 PIDS+=($GUNICORN)

@@ -13,9 +13,17 @@ from arena.models import Match, Player
 class SubmittedBot(models.Model):
     """The submission side of a bot player; its id is the player's id."""
 
+    class Challengers(models.TextChoices):
+        """Who may seat the bot in a friendly match or at a friendly table (docs/api.md)."""
+
+        ANYONE = "anyone", "anyone"
+        OWNER = "owner", "its owner only"
+
     player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="submission")
     game = models.CharField(max_length=32)
     description = models.CharField(max_length=500, blank=True, default="")
+    # Anyone may play a friendly game against a public bot, as on the leaderboard; its owner may close it.
+    challengers = models.CharField(max_length=8, choices=Challengers.choices, default=Challengers.ANYONE)
     retired_at = models.DateTimeField(null=True, blank=True)
     # Set when too many arena matches were forfeited; cleared when a new version becomes active.
     suspended_at = models.DateTimeField(null=True, blank=True)

@@ -126,9 +126,21 @@ def refusal(player: Player, where: Where, pin: Any = None) -> str | None:
     return reason
 
 
+def challenge_refusal(player: Player, challenger: Any) -> str | None:
+    """Why `challenger` may not seat this bot in a friendly match or table: its owner's choice."""
+    chosen = SubmittedBot.objects.filter(pk=player.id).values_list("challengers", flat=True).first()
+    if chosen == SubmittedBot.Challengers.OWNER and player.owner_id != getattr(challenger, "pk", None):
+        return (
+            f"bot {player.id} ({player.name}) plays friendly games for its owner only "
+            "(its owner chose challengers=owner); choose another bot"
+        )
+    return None
+
+
 SUBMITTED_BOT = SeatKind(
     name="submitted bot",
     answers_for=lambda player: player.is_submitted_bot,
     refusal=refusal,
     bot=lambda player, seed, match_id, seat: session_for(player, match_id=match_id, seat=seat),
+    challenge=challenge_refusal,
 )

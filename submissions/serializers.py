@@ -89,6 +89,7 @@ class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
             "name",
             "game",
             "description",
+            "challengers",
             "owner",
             "status",
             "rating",
@@ -112,6 +113,12 @@ class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
             "retired_at",
             "created_at",
         ]
+        extra_kwargs = {
+            "challengers": {
+                "help_text": "who may seat this bot in a friendly match or at a friendly table: anyone (the "
+                "default) or its owner only; a chosen seed is refused with another account's bot either way"
+            }
+        }
 
     def _versions(self, bot: SubmittedBot) -> list[BotVersion]:
         return sorted(bot.versions.all(), key=lambda version: version.number)
@@ -144,9 +151,11 @@ class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
         if "name" in player_data:
             instance.player.name = player_data["name"]
             instance.player.save(update_fields=["name"])
-        if "description" in validated_data:
-            instance.description = validated_data["description"]
-            instance.save(update_fields=["description"])
+        changed = [field for field in ("description", "challengers") if field in validated_data]
+        for field in changed:
+            setattr(instance, field, validated_data[field])
+        if changed:
+            instance.save(update_fields=changed)
         return instance
 
 

@@ -77,6 +77,9 @@ class BotViewSet(
         if self.action == "compare":
             self.throttle_scope = "bot-compare"
             return super().get_throttles()
+        if self.action in ("update", "partial_update", "retire"):
+            self.throttle_scope = "bot-edit"
+            return super().get_throttles()
         uploads = self.action == "create" or (self.action == "versions" and self.request.method == "POST")
         return super().get_throttles() if uploads else []
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('arena', '0006_search_fast_bot'),
+        ('arena', '0007_player_name_skeleton'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
