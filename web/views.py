@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -66,11 +67,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and (wait := throttles.signup_wait(client_address(request))) is not None:
         return throttled_page(wait)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        throttles.signed_up(client_address(request))
-        person_of(user)
-        login(request, user)
-        return redirect("web:lobby")
+        try:
+            with transaction.atomic():
+                user = form.save()
+                person_of(user)
+        except IntegrityError:  # a look-alike taken meanwhile: the database's unique name keys decide
+            form.add_error("username", _("This name is taken."))
+        else:
+            throttles.signed_up(client_address(request))
+            login(request, user)
+            return redirect("web:lobby")
     return render(request, "web/signup.html", {"form": form})
 
 

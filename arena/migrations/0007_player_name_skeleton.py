@@ -6,6 +6,8 @@ Existing players whose skeletons clash keep their names: the newer ones get a ke
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps.registry import Apps
 from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
@@ -16,12 +18,19 @@ from common.skeleton import skeleton
 def fill_keys(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Player = apps.get_model("arena", "Player")
     seen: set[str] = set()
-    for player in Player.objects.order_by("id").only("id", "name").iterator():
+    batch: list[Any] = []
+    for player in Player.objects.order_by("id").only("id", "name").iterator(chunk_size=2000):
         key = skeleton(player.name)
         if key in seen:
             key = f"{key}#{player.id}"
         seen.add(key)
-        Player.objects.filter(pk=player.pk).update(name_key=key)
+        player.name_key = key
+        batch.append(player)
+        if len(batch) >= 2000:
+            Player.objects.bulk_update(batch, ["name_key"])
+            batch.clear()
+    if batch:
+        Player.objects.bulk_update(batch, ["name_key"])
 
 
 class Migration(migrations.Migration):

@@ -5,13 +5,15 @@ fields, a body over the limit read by a middleware; and the schema says what the
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.urls import get_resolver
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
@@ -88,3 +90,17 @@ def test_the_schema_lets_an_arena_entry_have_no_current_match() -> None:
     for name in ("ArenaEntryWait",):
         field = schema["components"]["schemas"][name]["properties"]["current_match"]
         assert field.get("nullable") is True, (name, field)
+
+
+@pytest.mark.parametrize(("status", "arguments"), [(400, True), (403, True), (404, True), (500, False)])
+def test_django_s_own_error_answers_are_json_under_the_api_and_pages_elsewhere(
+    db: None, status: int, arguments: bool
+) -> None:
+    """The URLconf's handlers: what Django answers for errors raised outside DRF's views (a middleware)."""
+    handler = get_resolver().resolve_error_handler(status)
+    extra = (Exception("refused"),) if arguments else ()
+    api = handler(RequestFactory().post("/api/tables/"), *extra)
+    assert api.status_code == status and api["Content-Type"] == "application/json"
+    assert json.loads(api.content)["detail"]
+    page = handler(RequestFactory().get("/play/"), *extra)
+    assert page.status_code == status and "application/json" not in page["Content-Type"]
