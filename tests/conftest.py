@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from celery import current_app
 
 from tests.support import Workers, clear_test_cache
 
@@ -48,6 +49,10 @@ def _real_services() -> Iterator[str]:
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
     # The workers a test starts derive theirs the same way from ARENA_QUEUE (config/settings.py).
     settings.ARENA_PERIODIC_QUEUE = f"{queue}-periodic"
+    # Routes name the periodic queue too: never the one a running service's beat and workers use.
+    routes = {name: {"queue": settings.ARENA_PERIODIC_QUEUE} for name in settings.CELERY_TASK_ROUTES}
+    settings.CELERY_TASK_ROUTES = routes
+    current_app.conf.task_routes = routes
     yield queue
     client = redis.Redis.from_url(settings.REDIS_URL)
     client.delete(queue, settings.ARENA_PERIODIC_QUEUE)

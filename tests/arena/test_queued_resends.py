@@ -10,9 +10,11 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
+from arena.dispatch import queue_of
 from arena.matches import create_match
 from arena.models import Match
 from arena.sweeper import sweep_stuck_matches
+from common.task_names import TaskName
 
 
 def _expire(*match_ids: int) -> None:
@@ -74,8 +76,18 @@ def test_the_sweeper_says_what_it_did_in_a_log_line(make_bots, empty_queue, capl
 def test_periodic_tasks_wait_on_a_queue_of_their_own_that_workers_consume() -> None:
     periodic = settings.ARENA_PERIODIC_QUEUE
     assert periodic != settings.CELERY_TASK_DEFAULT_QUEUE
-    assert {entry["options"]["queue"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} == {periodic}
-    assert {queue.name for queue in settings.CELERY_TASK_QUEUES} >= {periodic}
+    # Beat's tasks are routed there by name, and expire after their interval: ticks never pile up.
+    routes = settings.CELERY_TASK_ROUTES
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert routes[entry["task"]] == {"queue": periodic}
+        assert entry["options"]["expires"] == entry["schedule"]
+    assert routes[TaskName.REBUILD_LEADERBOARD] == {"queue": periodic}  # never behind a backlog of matches
+    # A worker consumes both queues, the periodic one derived from its ARENA_QUEUE (see the test below).
+    (plays, ticks) = (queue.name for queue in settings.CELERY_TASK_QUEUES)
+    assert ticks == f"{plays}-periodic"
+    # Sent by the service itself (arena.dispatch), they go to the queue read at send time.
+    assert queue_of(TaskName.SWEEP_STUCK_MATCHES) == periodic
+    assert queue_of(TaskName.PLAY_MATCH) == settings.CELERY_TASK_DEFAULT_QUEUE
 
 
 @pytest.mark.slow
