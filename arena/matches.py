@@ -39,6 +39,15 @@ def check_count(spec: GameSpec, count: int) -> None:
         raise RequestError(str(exc)) from None
 
 
+def check_distinct(player_ids: Sequence[int]) -> None:
+    """No player seated twice at one match."""
+    seen: set[int] = set()
+    for player_id in player_ids:
+        if player_id in seen:
+            raise RequestError(f"player {player_id} is seated twice")
+        seen.add(player_id)
+
+
 def check_options(spec: GameSpec, options: object, count: int) -> dict[str, Any]:
     """The options normalised for `count` players, or a RequestError naming the bad one."""
     try:
@@ -79,11 +88,7 @@ def check_seating(
     spec = resolve_game(game)
     count = len(players)
     check_count(spec, count)
-    seen: set[int] = set()
-    for player in players:
-        if player.id in seen:
-            raise RequestError(f"player {player.id} is seated twice")
-        seen.add(player.id)
+    check_distinct([player.id for player in players])
     people = [player for player in players if player.is_person]
     if seed is not None and people:
         raise RequestError(
@@ -120,11 +125,7 @@ def check_challenge(players: Sequence[Player], seed: object, challenger: Any) ->
 def players_by_id(game: str, player_ids: Sequence[int]) -> list[Player]:
     """The players in the given order; a bad count, a repeated or an unknown id named, in that order."""
     check_count(resolve_game(game), len(player_ids))
-    seen: set[int] = set()
-    for player_id in player_ids:
-        if player_id in seen:
-            raise RequestError(f"player {player_id} is seated twice")
-        seen.add(player_id)
+    check_distinct(player_ids)
     found = Player.objects.in_bulk(list(player_ids))
     missing = [player_id for player_id in player_ids if player_id not in found]
     if missing:

@@ -27,6 +27,7 @@ class LiveGame(models.Model):
     # Per seat: milliseconds left in a submitted bot's time bank for the match (its decisions are
     # asked one task at a time, so the bank lives here between them); 0 for other seats.
     bank_ms = models.JSONField(default=list)
+
     class DecidedBy(models.TextChoices):
         """Who took a decision: the seat itself, or the house's stand-in, and why."""
 
