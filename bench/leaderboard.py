@@ -111,15 +111,15 @@ def load(players: int) -> tuple[int, int]:
             )
             cursor.execute("VACUUM ANALYZE arena_player")
             cursor.execute("VACUUM ANALYZE ratings_rating")
-    from ratings import standings
+    from ratings.leaderboard import index
 
-    if standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
+    if index.size(GAME, None) != players or index.page_lines(GAME, None, 0, 1) is None:
         err = Console(stderr=True)
         with Progress(
             TextColumn("indexing ratings in Redis"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
         ) as progress:
             task = progress.add_task("index", total=players)
-            standings.rebuild(GAME, lambda done: progress.advance(task, done))
+            index.rebuild(GAME, lambda done: progress.advance(task, done))
     low_high = Player.objects.filter(name__startswith="board-").values_list("id", flat=True)
     return low_high.order_by("id").first() or 0, low_high.order_by("-id").first() or 0
 
