@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +111,18 @@ def test_rows_written_before_deviations_replay_with_the_fixed_k_formula() -> Non
     assert fixed_k_ratings([1500.0, 1500.0], [70, 42], [0, 0]) == [1548.0, 1452.0]
     with pytest.raises(ValueError, match="negative"):
         k_factor(-1)
+
+
+def _pairs(cell: str) -> list[tuple[float, float]]:
+    return [(float(r), float(d)) for r, d in (part.split(" ± ") for part in cell.split(", "))]
+
+
+def test_the_worked_examples_of_the_documentation_hold() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "ratings.md").read_text()
+    table = text.split("## Worked examples", 1)[1].split("\n\n", 2)[1]
+    rows = [line.strip("|").split(" | ") for line in table.splitlines()[2:]]
+    assert len(rows) >= 8
+    for case, before, totals, after in rows:
+        forfeited = [True, False] if case.strip().startswith("forfeit") else None
+        result = rate_game(_pairs(before), [float(t) for t in totals.split(", ")], forfeited)
+        assert [(round(r, 2), round(d, 2)) for r, d in result] == _pairs(after.strip()), case
