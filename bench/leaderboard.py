@@ -93,13 +93,14 @@ def load(players: int) -> tuple[int, int]:
                     rows = io.StringIO()
                     for player_id in ids:
                         rating = max(100.0, rng.gauss(1500.0, 250.0))
+                        deviation = rng.uniform(30.0, 350.0)
                         rows.write(
-                            f"{player_id}\t{GAME}\tbot\t{rating!r}\t{rng.randrange(1, 300)}\t0\t"
-                            "2026-01-01 00:00:00+00\n"
+                            f"{player_id}\t{GAME}\tbot\t{rating!r}\t{deviation!r}\t{rng.randrange(1, 300)}\t0\t"
+                            "2026-01-01 00:00:00+00\t2026-01-01 00:00:00+00\n"
                         )
                     with cur.copy(
-                        "COPY ratings_rating (player_id, game, kind, rating, games, provisional_left, updated_at) "
-                        "FROM STDIN"
+                        "COPY ratings_rating (player_id, game, kind, rating, deviation, games, provisional_left, "
+                        "rated_at, updated_at) FROM STDIN"
                     ) as copy:
                         copy.write(rows.getvalue())
                 raw.commit()
