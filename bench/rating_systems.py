@@ -16,16 +16,19 @@ result goes, in the same order, to:
   1 / (1 + e^(-Δμ / (√2 β))) for Plackett-Luce (about 29.5).
 
 The true level of each kind is the Bradley-Terry fit (in Elo points) of every pair of players in
-every game of the stream. Ratings and levels are compared relative to the house ladder's mean (the
-anchor of the scale, for every system). Reported, for each system:
+every game of the stream. Where a newcomer belongs on a system's scale is read off that system's own
+house ladder: the rating of the house bot of its kind, or between the two house bots around its true
+level, in proportion (`placed_level`; the house ladder anchors every system's scale, and its spread
+on each scale is the system's own). Reported, for each system:
 
-- newcomer error: mean |rating - true level| of newcomers after their 5th, 10th and 30th game;
+- newcomer error: mean |rating - where it belongs| of newcomers after their 5th, 10th and 30th game;
 - log loss: each pair of each game predicted before the game is rated (ties count one half), with
   the paired 95% interval of the difference to TrueSkill over the games;
 - Spearman: rank correlation of all bots' ratings with the true levels at the end;
-- coverage: how often the true level is inside the 95% interval (newcomers at 5, 10, 30 games);
-- drift (arena only): the largest move of a house bot's mean rating between the first and the last
-  fifth of the games after the warm-up (and the largest single excursion from the first mean).
+- coverage: how often where it belongs is inside the 95% interval (newcomers at 5, 10, 30 games);
+- drift (arena): each house bot's mean rating over the last fifth of the games after the warm-up
+  against the first fifth, and against the second fifth (once the house has settled), and its
+  largest excursion from the first fifth's mean.
 
     python bench/rating_systems.py [--games 2500] [--seed 1] [--quick]
 
@@ -381,10 +384,26 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return cov / math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
 
 
+def placed_level(system: System, house: Sequence[Player], levels: dict[str, float], kind: str) -> float:
+    """Where a bot of `kind` belongs on `system`'s scale: the rating of the house bot of its kind, or
+    between the two house bots around its true level, in proportion (beyond the ladder, the nearest
+    rung's segment extended)."""
+    rungs = sorted((levels[bot.kind], system.estimate(bot.id)[0]) for bot in house)
+    level = levels[kind]
+    for rung_level, rating in rungs:
+        if rung_level == level:
+            return rating
+    below = max((r for r in rungs if r[0] < level), default=rungs[0])
+    above = min((r for r in rungs if r[0] > level), default=rungs[-1])
+    if below == above:  # beyond the ladder: the nearest segment
+        below, above = (rungs[0], rungs[1]) if level < rungs[0][0] else (rungs[-2], rungs[-1])
+    share = (level - below[0]) / (above[0] - below[0])
+    return below[1] + share * (above[1] - below[1])
+
+
 def evaluate(players: Sequence[Player], games: Sequence[Game], warmup: int) -> list[Result]:
     levels = true_levels(players, games)
-    house_ids = [p.id for p in players if p.house]
-    house_level = statistics.fmean(levels[players[i].kind] for i in house_ids)
+    house = [p for p in players if p.house]
     systems: list[System] = [Arena(), FixedK(), TrueSkill(), OpenSkill()]
     results = [Result(system.name, system.has_interval) for system in systems]
     played = [0] * len(players)
@@ -401,16 +420,15 @@ def evaluate(players: Sequence[Player], games: Sequence[Game], warmup: int) -> l
             if players[i].house or played[i] not in CHECKPOINTS:
                 continue
             for system, result in zip(systems, results, strict=True):
-                anchor = statistics.fmean(system.estimate(h)[0] for h in house_ids)
                 rating, deviation = system.estimate(i)
-                truth = levels[players[i].kind] - house_level
-                result.errors[played[i]].append(abs(rating - anchor - truth))
+                error = abs(rating - placed_level(system, house, levels, players[i].kind))
+                result.errors[played[i]].append(error)
                 if system.has_interval:
-                    result.covered.append(abs(rating - anchor - truth) <= elo.Z95 * deviation)
+                    result.covered.append(error <= elo.Z95 * deviation)
         if number >= warmup:
             for system, result in zip(systems, results, strict=True):
-                for h in house_ids:
-                    result.house.setdefault(h, []).append(system.estimate(h)[0])
+                for bot in house:
+                    result.house.setdefault(bot.id, []).append(system.estimate(bot.id)[0])
     rated = [p.id for p in players if played[p.id]]
     for system, result in zip(systems, results, strict=True):
         result.spearman = spearman([system.estimate(i)[0] for i in rated], [levels[players[i].kind] for i in rated])
@@ -424,11 +442,14 @@ def paired_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, floa
     return mean, elo.Z95 * statistics.stdev(differences) / math.sqrt(len(differences))
 
 
-def drift(series: Sequence[float]) -> tuple[float, float]:
-    """(|mean of the last fifth - mean of the first fifth|, largest |value - mean of the first fifth|)."""
+def drift(series: Sequence[float]) -> tuple[float, float, float]:
+    """|mean of the last fifth - mean of the first fifth|, the same from the second fifth (once the
+    house has settled), and the largest |value - mean of the first fifth|."""
     fifth = max(1, len(series) // 5)
     first = statistics.fmean(series[:fifth])
-    return abs(statistics.fmean(series[-fifth:]) - first), max(abs(value - first) for value in series[fifth:])
+    second = statistics.fmean(series[fifth : 2 * fifth]) if len(series) >= 2 * fifth else first
+    last = statistics.fmean(series[-fifth:])
+    return abs(last - first), abs(last - second), max(abs(value - first) for value in series[fifth:])
 
 
 def report(results: Sequence[Result], players: Sequence[Player], games: int, write: Callable[[str], None]) -> None:
@@ -449,10 +470,10 @@ def report(results: Sequence[Result], players: Sequence[Player], games: int, wri
     arena = by_name["arena"]
     write("")
     for house_id, series in sorted(arena.house.items()):
-        moved, excursion = drift(series)
+        moved, settled, excursion = drift(series)
         write(
             f"house {players[house_id].kind}: mean rating {statistics.fmean(series):.0f}, drift {moved:.1f} points "
-            f"(first to last fifth), largest excursion {excursion:.0f}"
+            f"(first to last fifth), {settled:.1f} (second to last fifth), largest excursion {excursion:.0f}"
         )
 
 
