@@ -33,7 +33,8 @@ on each scale is the system's own). Reported, for each system:
     python bench/rating_systems.py [--games 2500] [--seed 1] [--quick]
 
 Games are cached in bench/results/rating_systems_games.json (by seats and seed), so a second run
-takes seconds; the first full run plays 2500 games (about 25 minutes on one busy core).
+takes seconds; the first full run plays 2500 games (33 minutes on the busy 2-core benchmark
+machine), `--quick` 600 (8 minutes).
 """
 
 from __future__ import annotations
