@@ -266,3 +266,20 @@ def test_a_change_whose_index_call_was_lost_is_applied_by_the_catch_up_sweep(tie
     assert index.catch_up() >= 1
     _assert_exact(api)
     assert api.get(f"/api/leaderboards/{GAME}/?page_size=1").json()["results"][0]["player"]["id"] == moved.player_id
+
+
+def test_a_name_search_gives_the_same_lines_from_the_index_and_from_the_database(
+    tied_field, django_assert_num_queries
+) -> None:
+    ids = [player.id for player in tied_field if player.name.endswith(("1", "3", "5"))]
+    from_sql = {kind: leaderboard.search(GAME, kind, ids, 5) for kind in KINDS}
+    index.rebuild(GAME)
+    with django_assert_num_queries(0):
+        from_index = {kind: leaderboard.search(GAME, kind, ids, 5) for kind in KINDS}
+    assert from_index == from_sql
+    for kind, lines in from_index.items():
+        assert [line.rank for line in lines] == sorted(line.rank for line in lines)
+        for line in lines:
+            row = Rating.objects.get(game=GAME, player_id=line.player_id)
+            assert line.rank == _expected_rank(row, kind)
+            assert line.rank_interval[0] <= line.rank <= line.rank_interval[1]
