@@ -94,13 +94,14 @@ def load(players: int) -> tuple[int, int]:
                     rows = io.StringIO()
                     for player_id in ids:
                         rating = max(100.0, rng.gauss(1500.0, 250.0))
+                        deviation = rng.uniform(30.0, 350.0)
                         rows.write(
-                            f"{player_id}\t{GAME}\tbot\t{rating!r}\t{rng.randrange(1, 300)}\t0\t"
-                            "2026-01-01 00:00:00+00\n"
+                            f"{player_id}\t{GAME}\tbot\t{rating!r}\t{deviation!r}\t{rng.randrange(1, 300)}\t0\t"
+                            "2026-01-01 00:00:00+00\t2026-01-01 00:00:00+00\n"
                         )
                     with cur.copy(
-                        "COPY ratings_rating (player_id, game, kind, rating, games, provisional_left, updated_at) "
-                        "FROM STDIN"
+                        "COPY ratings_rating (player_id, game, kind, rating, deviation, games, provisional_left, "
+                        "rated_at, updated_at) FROM STDIN"
                     ) as copy:
                         copy.write(rows.getvalue())
                 raw.commit()
@@ -112,15 +113,15 @@ def load(players: int) -> tuple[int, int]:
             )
             cursor.execute("VACUUM ANALYZE arena_player")
             cursor.execute("VACUUM ANALYZE ratings_rating")
-    from ratings import standings
+    from ratings.leaderboard import index
 
-    if standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
+    if index.size(GAME, None) != players or index.page_lines(GAME, None, 0, 1) is None:
         err = Console(stderr=True)
         with Progress(
             TextColumn("indexing ratings in Redis"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
         ) as progress:
             task = progress.add_task("index", total=players)
-            standings.rebuild(GAME, lambda done: progress.advance(task, done))
+            index.rebuild(GAME, lambda done: progress.advance(task, done))
     low_high = Player.objects.filter(name__startswith="board-").values_list("id", flat=True)
     return low_high.order_by("id").first() or 0, low_high.order_by("-id").first() or 0
 

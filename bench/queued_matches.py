@@ -130,7 +130,7 @@ def main() -> None:
 
     from arena.matches import create_match
     from arena.models import Match, MatchSeat, Player
-    from ratings.ledger import replay_ledger
+    from ratings.ledger import verify_ratings
     from ratings.models import RatingChange
 
     err = Console(stderr=True)
@@ -226,7 +226,7 @@ def main() -> None:
     per_match = set(
         RatingChange.objects.values("match_id").annotate(n=Count("id")).values_list("match_id", flat=True)
     )
-    replay_ledger("part-du-chef")  # raises if the ratings do not follow from the ledger
+    verify_ratings("part-du-chef")  # raises if the ratings do not follow from the ledger
     rated_once = changes == seats and len(per_match) == finished
     print("| matches | finished | failed | worker kills | deliveries | per match | rated once | s |")
     print("|---|---|---|---|---|---|---|---|")

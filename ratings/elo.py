@@ -1,46 +1,55 @@
-"""Multiplayer Elo, as documented in docs/ratings.md. Pure functions, no database.
+"""Multiplayer Elo with a deviation per rating, as documented in docs/ratings.md. Pure functions.
 
-For a rated game with N players, pre-game ratings R_i, final totals x_i, rated-game counts n_i:
+Each player has a rating R (the Elo scale: 400 points are 10 to 1 odds) and a deviation D, the
+standard error of R on that same scale (Glicko's RD). A rated game with N players moves every
+rating once, from the pre-game values, comparing each pair of players (i, j):
 
-    S_ij = 1 if x_i > x_j, 1/2 if equal, 0 if lower
-    E_ij = 1 / (1 + 10^((R_j - R_i) / 400))
-    K(n) = 96 if n < 10, 64 if n < 20, else 32
-    R_i' = max(100, R_i + K(n_i) / (N - 1) * sum over j != i of (S_ij - E_ij))
+    q = ln(10) / 400,   g(D) = 1 / sqrt(1 + 3 q² D² / π²),   w = 2 / N (pair_weight)
+    S_ij = 1 if i placed above j, 1/2 if equal, 0 if below
+    E_ij = 1 / (1 + 10^(-g(D_j) (R_i - R_j) / 400))
+    1/D_i'² = 1/D_i² + q² Σ_j w g(D_j)² E_ij (1 - E_ij)           (the game's information)
+    R_i'    = R_i + q D_i'² Σ_j w g(D_j) (S_ij - E_ij)             (K_i = q D_i'² w g(D_j))
+    D_i'    = max(MIN_DEVIATION, D_i')
+
+A new player starts at (1500, 350): its first moves are large (a K above 200) and shrink as its
+deviation does; a settled player (D at MIN_DEVIATION = 30) moves as a K = 5 Elo player. Between games a deviation
+grows with idle time, D² + c² t (t in whole days), up to the initial deviation. The 95% interval of a
+rating is R ± 1.96 D.
 
 A player that forfeited counts as below every player that did not, whatever the totals.
 
-Two players at 1500 in their first game; the winner gains half of K = 96:
+Two new players; the winner gains what the loser loses:
 
->>> new_ratings([1500.0, 1500.0], [40, 25], [0, 0])
-[1548.0, 1452.0]
+>>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0), (1500.0, 350.0)], [40, 25])]
+[(1662.2, 290.2), (1337.8, 290.2)]
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 INITIAL_RATING = 1500.0
 RATING_FLOOR = 100.0
 PROVISIONAL_GAMES = 10
 
+INITIAL_DEVIATION = 350.0
+# The floor keeps a settled rating able to follow a pool that changes around it.
+MIN_DEVIATION = 30.0
+# A new version of a submitted bot keeps its rating with at least this deviation.
+NEW_VERSION_DEVIATION = 200.0
+# A rating is provisional while its deviation is above this (about ten rated games for a newcomer).
+PROVISIONAL_DEVIATION = 150.0
+# Growth of an idle rating: D² + c² t, t in days (from MIN_DEVIATION back to 350 in about 3 years).
+IDLE_GROWTH_PER_DAY = 10.0
+# The 95% interval: R ± Z95 D.
+Z95 = 1.959964
 
-def k_factor(games: int) -> float:
-    """K by the number of rated games played before this one.
-
-    >>> [k_factor(n) for n in (0, 9, 10, 19, 20, 500)]
-    [96.0, 96.0, 64.0, 64.0, 32.0, 32.0]
-    """
-    if games < 0:
-        raise ValueError(f"a rated-game count cannot be negative, got {games}")
-    if games < 10:
-        return 96.0
-    if games < 20:
-        return 64.0
-    return 32.0
+_Q = math.log(10.0) / 400.0
 
 
 def expected(rating: float, opponent: float) -> float:
-    """Expected score of `rating` against `opponent`.
+    """Expected score of `rating` against `opponent` (plain Elo, both deviations zero).
 
     >>> expected(1500.0, 1500.0)
     0.5
@@ -49,6 +58,64 @@ def expected(rating: float, opponent: float) -> float:
     """
     power: float = 10.0 ** ((opponent - rating) / 400.0)  # a float to a real power: a float
     return 1.0 / (1.0 + power)
+
+
+def g(deviation: float) -> float:
+    """How much an opponent's uncertainty flattens the expectation against it (1 when certain).
+
+    >>> g(0.0), round(g(350.0), 4)
+    (1.0, 0.6691)
+    """
+    return 1.0 / math.sqrt(1.0 + 3.0 * _Q * _Q * deviation * deviation / (math.pi * math.pi))
+
+
+def win_probability(mine: tuple[float, float], theirs: tuple[float, float]) -> float:
+    """Probability that `mine` = (rating, deviation) places above `theirs`, both uncertainties counted.
+
+    >>> round(win_probability((1700.0, 30.0), (1500.0, 30.0)), 4)
+    0.7579
+    >>> round(win_probability((1700.0, 350.0), (1500.0, 30.0)), 4)
+    0.6832
+    """
+    spread = g(math.hypot(mine[1], theirs[1]))
+    power: float = 10.0 ** (-spread * (mine[0] - theirs[0]) / 400.0)
+    return 1.0 / (1.0 + power)
+
+
+def idle(deviation: float, days: float) -> float:
+    """The deviation after `days` without a rated game.
+
+    >>> idle(30.0, 0.0), round(idle(30.0, 30.0), 1), idle(300.0, 10_000.0)
+    (30.0, 62.4, 350.0)
+    """
+    if days <= 0:
+        return deviation
+    return min(INITIAL_DEVIATION, math.sqrt(deviation * deviation + IDLE_GROWTH_PER_DAY**2 * days))
+
+
+def interval(rating: float, deviation: float) -> tuple[float, float]:
+    """The 95% interval of a rating.
+
+    >>> interval(1500.0, 100.0)
+    (1304.0036, 1695.9964)
+    """
+    return (round(rating - Z95 * deviation, 4), round(rating + Z95 * deviation, 4))
+
+
+def is_provisional(deviation: float) -> bool:
+    return deviation > PROVISIONAL_DEVIATION
+
+
+def pair_weight(players: int) -> float:
+    """How much each pair of an N-player game counts: 2/N, so a game counts 2 (N - 1) / N pairs in all.
+
+    The pairs of one game share its deal and its play, so counting each as a game of two would
+    overstate what the game tells (the intervals would be too narrow).
+
+    >>> [pair_weight(n) for n in (2, 3, 4)]
+    [1.0, 0.6666666666666666, 0.5]
+    """
+    return 2.0 / players
 
 
 def outcome(mine: tuple[bool, float], theirs: tuple[bool, float]) -> float:
@@ -68,49 +135,102 @@ def outcome(mine: tuple[bool, float], theirs: tuple[bool, float]) -> float:
     return 0.0
 
 
-def new_ratings(
+def _keys(count: int, totals: Sequence[float], forfeited: Sequence[bool] | None) -> list[tuple[bool, float]]:
+    if count < 2:
+        raise ValueError(f"a rated game needs at least 2 players, got {count}")
+    if len(totals) != count:
+        raise ValueError("ratings and totals must have one entry per player")
+    flags = list(forfeited) if forfeited is not None else [False] * count
+    if len(flags) != count:
+        raise ValueError("forfeited must have one entry per player")
+    return [(flags[i], float(totals[i])) for i in range(count)]
+
+
+def rate_game(
+    players: Sequence[tuple[float, float]],
+    totals: Sequence[float],
+    forfeited: Sequence[bool] | None = None,
+) -> list[tuple[float, float]]:
+    """Post-game (rating, deviation) of each player, all computed from the pre-game values.
+
+    Three new players, distinct totals: the middle one keeps its rating, all gain certainty:
+
+    >>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0)] * 3, [30, 20, 10])]
+    [(1695.9, 276.2), (1500.0, 276.2), (1304.1, 276.2)]
+
+    A newcomer beating a settled player moves far, the settled player a little:
+
+    >>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0), (1700.0, 30.0)], [30, 20])]
+    [(1806.8, 265.6), (1697.6, 30.0)]
+
+    Two settled players: a K of about 5:
+
+    >>> [(round(r, 2), round(d, 1)) for r, d in rate_game([(1500.0, 30.0), (1500.0, 30.0)], [9, 3])]
+    [(1502.56, 30.0), (1497.44, 30.0)]
+
+    Nobody drops below 100, and a forfeiter ranks last even with the best total:
+
+    >>> [round(r, 1) for r, _ in rate_game([(105.0, 350.0), (300.0, 350.0)], [1, 9])]
+    [100.0, 408.4]
+    >>> [round(r, 1) for r, _ in rate_game([(1500.0, 350.0)] * 2, [60, 10], forfeited=[True, False])]
+    [1337.8, 1662.2]
+    """
+    count = len(players)
+    keys = _keys(count, totals, forfeited)
+    weight = pair_weight(count)
+    result = []
+    for i, (rating, deviation) in enumerate(players):
+        information = 0.0
+        surprise = 0.0
+        for j, (other, other_deviation) in enumerate(players):
+            if j == i:
+                continue
+            spread = g(other_deviation)
+            power: float = 10.0 ** (-spread * (rating - other) / 400.0)
+            chance = 1.0 / (1.0 + power)
+            information += weight * spread * spread * chance * (1.0 - chance)
+            surprise += weight * spread * (outcome(keys[i], keys[j]) - chance)
+        variance = 1.0 / (1.0 / (deviation * deviation) + _Q * _Q * information)
+        moved = rating + _Q * variance * surprise
+        result.append((max(RATING_FLOOR, moved), max(MIN_DEVIATION, math.sqrt(variance))))
+    return result
+
+
+# --- The formula before deviations, kept to replay ledger rows written with it ---------------------
+
+
+def k_factor(games: int) -> float:
+    """K by the number of rated games played before this one (ledger rows without a deviation).
+
+    >>> [k_factor(n) for n in (0, 9, 10, 19, 20, 500)]
+    [96.0, 96.0, 64.0, 64.0, 32.0, 32.0]
+    """
+    if games < 0:
+        raise ValueError(f"a rated-game count cannot be negative, got {games}")
+    if games < 10:
+        return 96.0
+    if games < 20:
+        return 64.0
+    return 32.0
+
+
+def fixed_k_ratings(
     ratings: Sequence[float],
     totals: Sequence[float],
     games: Sequence[int],
     forfeited: Sequence[bool] | None = None,
 ) -> list[float]:
-    """Post-game ratings, all computed from the pre-game ratings.
+    """Post-game ratings by the fixed-K formula (K by games played, divided by N - 1).
 
-    Three players, first games, all at 1500, distinct totals:
-
-    >>> new_ratings([1500.0] * 3, [30, 20, 10], [0, 0, 0])
+    >>> fixed_k_ratings([1500.0] * 3, [30, 20, 10], [0, 0, 0])
     [1548.0, 1500.0, 1452.0]
-
-    A tie between the two leaders of a mixed field (K = 96, 64, 32):
-
-    >>> [round(r, 4) for r in new_ratings([1600.0, 1500.0, 1400.0], [12, 12, 5], [3, 15, 40])]
+    >>> [round(r, 4) for r in fixed_k_ratings([1600.0, 1500.0, 1400.0], [12, 12, 5], [3, 15, 40])]
     [1604.809, 1516.0, 1390.397]
-
-    Five players at different levels and K (every value rounded only for display):
-
-    >>> [round(r, 4) for r in new_ratings(
-    ...     [1500.0, 1620.0, 1380.0, 1710.0, 1450.0], [55, 40, 40, 30, 12], [0, 9, 10, 25, 19])]
-    [1552.7672, 1618.4278, 1402.954, 1693.3302, 1426.2556]
-
-    Nobody drops below 100:
-
-    >>> [round(r, 4) for r in new_ratings([105.0, 300.0], [1, 9], [0, 0])]
-    [100.0, 323.5724]
-
-    A forfeiter is ranked below the other players even with the best total:
-
-    >>> new_ratings([1500.0, 1500.0], [60, 10], [0, 0], forfeited=[True, False])
-    [1452.0, 1548.0]
     """
     count = len(ratings)
-    if count < 2:
-        raise ValueError(f"a rated game needs at least 2 players, got {count}")
-    if len(totals) != count or len(games) != count:
+    keys = _keys(count, totals, forfeited)
+    if len(games) != count:
         raise ValueError("ratings, totals and games must have one entry per player")
-    flags = list(forfeited) if forfeited is not None else [False] * count
-    if len(flags) != count:
-        raise ValueError("forfeited must have one entry per player")
-    keys = [(flags[i], float(totals[i])) for i in range(count)]
     result = []
     for i in range(count):
         delta = 0.0

@@ -1,17 +1,33 @@
-"""Applying a rated match to the ratings: rows locked in player order, one ledger row per seat."""
+"""Every write of the ratings: a rated batch of matches (`rate`), a new bot version (`reset_provisional`).
+
+Rating rows are locked in player order, each rated match writes one ledger row per seat, and the
+leaderboard index is sent the values written once the transaction commits. `replay_ledger` checks
+that the ratings and deviations follow from the match results.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
+from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Match, MatchSeat, Player
 from arena.rows import update_rows
-from ratings import buckets, standings
-from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES, new_ratings
-from ratings.models import Rating, RatingChange
+from ratings import buckets
+from ratings.elo import (
+    INITIAL_DEVIATION,
+    INITIAL_RATING,
+    NEW_VERSION_DEVIATION,
+    PROVISIONAL_GAMES,
+    fixed_k_ratings,
+    idle,
+    rate_game,
+)
+from ratings.leaderboard import index
+from ratings.models import Rating, RatingChange, current_deviation
 
 
 @dataclass(frozen=True)
@@ -19,6 +35,8 @@ class SeatChange:
     player_id: int
     before: float
     after: float
+    deviation_before: float
+    deviation_after: float
 
 
 @dataclass(frozen=True)
@@ -53,8 +71,9 @@ def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
     locked first, all at once, per game in ascending player id: batches that share players queue up
     instead of deadlocking. Each match is then rated on those rows in the given order (the commit
     order its players see), one ledger row per seat; a second rating of a match breaks the unique
-    (match, player) of the ledger and fails the whole transaction. The rating rows, the histogram
-    and the leaderboard index (on commit) are written once for the batch.
+    (match, player) of the ledger and fails the whole transaction. Each player's deviation first
+    grows by its idle time, then the game's rating and deviation come from ratings.elo.rate_game.
+    The rating rows, the histogram and the leaderboard index (on commit) are written once for the batch.
 
     Returns {(match id, player id): SeatChange}.
     """
@@ -74,26 +93,31 @@ def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
     for result in results:
         match = result.match
         seated = [rows[(match.game, player.id)] for player in result.players]
-        k_games = [row.k_games for row in seated]
-        after = new_ratings([row.rating for row in seated], list(result.totals), k_games, list(result.forfeited))
+        before = [(row.rating, current_deviation(row.deviation, row.rated_at, now)) for row in seated]
+        after = rate_game(before, list(result.totals), list(result.forfeited))
         # A row that was never rated is not in the histogram yet.
         moves.setdefault(match.game, []).extend(
-            (row.kind, row.rating if row.games else None, value) for row, value in zip(seated, after, strict=True)
+            (row.kind, row.rating if row.games else None, rating)
+            for row, (rating, _) in zip(seated, after, strict=True)
         )
-        for row, rating_after, k_count in zip(seated, after, k_games, strict=True):
-            changes[(match.pk, row.player_id)] = SeatChange(row.player_id, row.rating, rating_after)
+        for row, (rating, deviation), (rating_after, deviation_after) in zip(seated, before, after, strict=True):
+            changes[(match.pk, row.player_id)] = SeatChange(
+                row.player_id, rating, rating_after, deviation, deviation_after
+            )
             ledger.append(
                 RatingChange(
                     match=match,
                     player_id=row.player_id,
                     game=match.game,
-                    before=row.rating,
+                    before=rating,
                     after=rating_after,
                     games_before=row.games,
-                    k_games=k_count,
+                    deviation_before=deviation,
+                    deviation_after=deviation_after,
+                    rated_at=now,
                 )
             )
-            row.rating = rating_after
+            row.rating, row.deviation, row.rated_at = rating_after, deviation_after, now
             row.games += 1
             row.provisional_left = max(0, row.provisional_left - 1)
             row.updated_at = now
@@ -102,12 +126,32 @@ def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
     for game, game_moves in sorted(moves.items()):
         buckets.move(game, game_moves)
     written = [rows[key] for key in sorted(touched)]
-    update_rows(Rating, written, ["rating", "games", "provisional_left", "updated_at"])
+    update_rows(Rating, written, ["rating", "deviation", "rated_at", "games", "provisional_left", "updated_at"])
     for game in sorted({game for game, _ in touched}):
         keys = [key for key in sorted(touched) if key[0] == game]
         # The leaderboard index follows once the transaction commits, with the values written here.
-        standings.apply_on_commit(game, [rows[key] for key in keys], [touched[key] for key in keys])
+        index.apply_on_commit(game, [rows[key] for key in keys], [touched[key] for key in keys])
     return changes
+
+
+def reset_provisional(player: Player) -> int:
+    """A new version of a submitted bot: its ratings are kept but uncertain again; returns the rows.
+
+    The deviation is raised to NEW_VERSION_DEVIATION (a larger one is kept), so the next games move
+    the rating fast, and the matchmaker owes it PROVISIONAL_GAMES placement games. The rows are
+    locked like a rated match's; the index is sent the values written on commit.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        locked = list(Rating.objects.select_for_update().filter(player=player).order_by("game"))
+        for row in locked:
+            row.deviation = max(row.deviation, NEW_VERSION_DEVIATION)
+            row.provisional_left = PROVISIONAL_GAMES
+            row.updated_at = now
+        update_rows(Rating, locked, ["deviation", "provisional_left", "updated_at"])
+        for row in locked:
+            index.apply_on_commit(row.game, [row], [player])
+    return len(locked)
 
 
 class LedgerMismatch(AssertionError):
@@ -115,7 +159,7 @@ class LedgerMismatch(AssertionError):
 
 
 def _k_games(change: RatingChange | None, games: int) -> int:
-    """The replayed count, unless the ledger shows a provisional reset (a new bot version)."""
+    """The replayed count of a fixed-K row, unless the ledger shows a provisional reset (a new bot version)."""
     if change is None or change.k_games is None or change.k_games == games:
         return games
     if change.k_games > games or change.k_games >= PROVISIONAL_GAMES:
@@ -126,14 +170,44 @@ def _k_games(change: RatingChange | None, games: int) -> int:
     return change.k_games
 
 
-def replay_ledger(game: str) -> dict[int, tuple[float, int]]:
-    """Recompute every rating of `game` from the match results, in ledger order.
+@dataclass(frozen=True)
+class Replayed:
+    """A player's state after its last replayed game."""
+
+    rating: float
+    games: int
+    # None after a row written by the fixed-K formula: the next row's deviation is taken as written.
+    deviation: float | None
+    rated_at: datetime | None
+
+
+NEW_PLAYER = Replayed(INITIAL_RATING, 0, INITIAL_DEVIATION, None)
+
+
+def _deviation_at(state: Replayed, change: RatingChange) -> float:
+    """The deviation the game must have been rated with: the last one grown by the idle time, or a reset's."""
+    recorded = change.deviation_before
+    assert recorded is not None
+    if state.deviation is None:
+        return recorded
+    days = 0.0
+    if state.rated_at is not None and change.rated_at is not None:
+        days = float((change.rated_at - state.rated_at).days)  # whole days, as current_deviation counts
+    grown = idle(state.deviation, days)
+    reset = idle(max(state.deviation, NEW_VERSION_DEVIATION), days)
+    if recorded == reset and recorded != grown:
+        return reset  # a new bot version made the rating uncertain again
+    return grown
+
+
+def replay_ledger(game: str) -> dict[int, Replayed]:
+    """Recompute every rating and deviation of `game` from the match results, in ledger order.
 
     Each match is applied when its first ledger row appears (rows of one match are written together
     under the locks of all its players). Raises LedgerMismatch at the first difference with the
-    stored before/after values; returns {player_id: (rating, games)}.
+    stored before/after values; returns {player_id: Replayed}.
     """
-    state: dict[int, tuple[float, int]] = {}
+    state: dict[int, Replayed] = {}
     seen: set[int] = set()
     match_ids = []
     for match_id in RatingChange.objects.filter(game=game).order_by("id").values_list("match_id", flat=True):
@@ -146,22 +220,74 @@ def replay_ledger(game: str) -> dict[int, tuple[float, int]]:
     recorded = {(change.match_id, change.player_id): change for change in RatingChange.objects.filter(game=game)}
     for match_id in match_ids:
         seats = seats_by_match[match_id]
-        current = [state.get(seat.player_id, (INITIAL_RATING, 0)) for seat in seats]
-        after = new_ratings(
-            [rating for rating, _ in current],
-            [float(seat.score or 0) for seat in seats],
-            [
-                _k_games(recorded.get((match_id, seat.player_id)), games)
-                for seat, (_, games) in zip(seats, current, strict=True)
-            ],
-            [seat.forfeited for seat in seats],
-        )
-        for seat, (rating, games), value in zip(seats, current, after, strict=True):
-            change = recorded.get((match_id, seat.player_id))
-            if change is None or change.before != rating or change.after != value:
+        current = [state.get(seat.player_id, NEW_PLAYER) for seat in seats]
+        rows = [recorded.get((match_id, seat.player_id)) for seat in seats]
+        missing = [seat.player_id for seat, row in zip(seats, rows, strict=True) if row is None]
+        if missing:
+            raise LedgerMismatch(f"match {match_id}: no ledger row for players {missing}")
+        changes = [row for row in rows if row is not None]
+        totals = [float(seat.score or 0) for seat in seats]
+        forfeits = [seat.forfeited for seat in seats]
+        if all(change.deviation_before is None for change in changes):
+            ratings = fixed_k_ratings(
+                [player.rating for player in current],
+                totals,
+                [_k_games(change, player.games) for change, player in zip(changes, current, strict=True)],
+                forfeits,
+            )
+            after: list[tuple[float | None, float | None]] = [(rating, None) for rating in ratings]
+            before: list[tuple[float, float | None]] = [(player.rating, None) for player in current]
+        else:
+            if any(change.deviation_before is None for change in changes):
+                raise LedgerMismatch(f"match {match_id}: some ledger rows have a deviation, some not")
+            played = [
+                (player.rating, _deviation_at(player, change)) for player, change in zip(current, changes, strict=True)
+            ]
+            after = list(rate_game(played, totals, forfeits))
+            before = list(played)
+        for seat, player, change, (rating, deviation), (rating_after, deviation_after) in zip(
+            seats, current, changes, before, after, strict=True
+        ):
+            written = (change.before, change.deviation_before, change.after, change.deviation_after)
+            replayed = (rating, deviation, rating_after, deviation_after)
+            if written != replayed:
                 raise LedgerMismatch(
-                    f"match {match_id} player {seat.player_id}: replay gives {rating!r} -> {value!r}, "
-                    f"ledger has {change.before if change else None!r} -> {change.after if change else None!r}"
+                    f"match {match_id} player {seat.player_id}: replay gives (rating, deviation) before "
+                    f"and after {replayed!r}, the ledger has {written!r}"
                 )
-            state[seat.player_id] = (value, games + 1)
+            assert rating_after is not None
+            state[seat.player_id] = Replayed(rating_after, player.games + 1, deviation_after, change.rated_at)
     return state
+
+
+def verify_ratings(game: str) -> dict[int, Replayed]:
+    """Replay the ledger and compare it with the rating rows; raises LedgerMismatch at a difference.
+
+    Every rated row must hold the replayed rating, games, deviation and time of its last game. A
+    new bot version's reset shows only in its row until its next game: such a row (provisional
+    games owed, deviation raised to the reset's) is accepted as well.
+    """
+    replayed = replay_ledger(game)
+    rows = Rating.objects.filter(game=game, games__gt=0).values_list(
+        "player_id", "rating", "games", "deviation", "rated_at", "provisional_left"
+    )
+    stored: set[int] = set()
+    for player_id, rating, games, deviation, rated_at, provisional_left in rows:
+        stored.add(player_id)
+        state = replayed.get(player_id)
+        if state is None:
+            raise LedgerMismatch(f"player {player_id} has {games} rated games and no ledger row")
+        held = Replayed(rating, games, deviation, rated_at)
+        if state.deviation is None:  # last rated before deviations: its deviation came from the migration
+            held = Replayed(rating, games, None, state.rated_at)
+        reset = (
+            provisional_left == PROVISIONAL_GAMES
+            and state.deviation is not None
+            and deviation == max(state.deviation, NEW_VERSION_DEVIATION)
+        )
+        if held != state and not (reset and Replayed(rating, games, state.deviation, rated_at) == state):
+            raise LedgerMismatch(f"player {player_id}: the row holds {held!r}, the ledger replays to {state!r}")
+    unrated = set(replayed) - stored
+    if unrated:
+        raise LedgerMismatch(f"players {sorted(unrated)} have ledger rows and no rated row")
+    return replayed

@@ -2,46 +2,21 @@
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-from typing import Any
+from datetime import datetime
 
 from django.db import models
 from django.db.models import F
-from django.dispatch import Signal
 from django.utils import timezone
 
 from arena.models import Match, Player
-from ratings.elo import INITIAL_RATING, PROVISIONAL_GAMES
-
-# Sent after Rating rows are updated in bulk (kwargs: row_ids), so the leaderboard index re-reads
-# them once the transaction commits. A rated match's bulk_update is not sent: ratings.ledger hands
-# the index the values it wrote.
-rows_updated = Signal()
-_rated_match_write: ContextVar[bool] = ContextVar("rated_match_write", default=False)
+from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING, idle, is_provisional
 
 
-class RatingQuerySet(models.QuerySet["Rating"]):
-    def update(self, **kwargs: Any) -> int:
-        # The row's version for the leaderboard index, which keeps the newest one.
-        kwargs.setdefault("updated_at", timezone.now())
-        if _rated_match_write.get():
-            return super().update(**kwargs)
-        row_ids = list(self.values_list("pk", flat=True))
-        updated = super().update(**kwargs)
-        rows_updated.send(sender=Rating, row_ids=row_ids)
-        return updated
-
-    def bulk_update_rated(self, rows: list[Rating], fields: list[str]) -> int:
-        """bulk_update for a rated match's rows, which reach the index through the ledger."""
-        token = _rated_match_write.set(True)
-        try:
-            return self.bulk_update(rows, fields)
-        finally:
-            _rated_match_write.reset(token)
-
-
-def is_provisional(games: int, provisional_left: int) -> bool:
-    return games < PROVISIONAL_GAMES or provisional_left > 0
+def current_deviation(deviation: float, rated_at: datetime | None, now: datetime) -> float:
+    """The deviation grown by the whole days since the last rated game (so it holds all day long)."""
+    if rated_at is None:
+        return deviation
+    return idle(deviation, float((now - rated_at).days))
 
 
 class Rating(models.Model):
@@ -52,12 +27,16 @@ class Rating(models.Model):
     kind = models.CharField(max_length=8, choices=Player.Kind.choices)
     rating = models.FloatField(default=INITIAL_RATING)
     games = models.PositiveIntegerField(default=0)
-    # Rated games still played at the provisional K after a submitted bot's new version became
-    # active: the rating is kept, but it moves as fast as a newcomer's again.
+    # The standard error of `rating` on the Elo scale (ratings.elo): the size of its moves and of
+    # its interval. Written by ratings.ledger only, with the rating.
+    deviation = models.FloatField(default=INITIAL_DEVIATION)
+    # The last rated game; the deviation grows with the time since (ratings.elo.idle).
+    rated_at = models.DateTimeField(null=True, blank=True)
+    # Placement games still owed after a submitted bot's new version became active (the matchmaker
+    # seats it with the house ladder meanwhile); its deviation was raised at the same time.
     provisional_left = models.PositiveSmallIntegerField(default=0)
+    # The row's version for the leaderboard index (newest wins); ratings.ledger sets it on each write.
     updated_at = models.DateTimeField(auto_now=True)
-
-    objects = RatingQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -72,23 +51,20 @@ class Rating(models.Model):
                 F("player_id").asc(),
                 name="rating_board_kind",
             ),
-            # The leaderboard index's catch-up sweep reads the rows changed lately (ratings/standings.py).
+            # The leaderboard index's catch-up sweep reads the rows changed lately (ratings/leaderboard/index.py).
             models.Index(fields=["updated_at"], name="rating_updated"),
         ]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.game}: {self.rating:.1f} ({self.games} games)"
 
-    @property
-    def provisional(self) -> bool:
-        return is_provisional(self.games, self.provisional_left)
+    def deviation_at(self, now: datetime) -> float:
+        """The deviation at `now`: the stored one grown by the idle time since the last rated game."""
+        return current_deviation(self.deviation, self.rated_at, now)
 
     @property
-    def k_games(self) -> int:
-        """The rated-game count K is taken from: below PROVISIONAL_GAMES while provisional again."""
-        if self.provisional_left <= 0:
-            return self.games
-        return min(self.games, PROVISIONAL_GAMES - min(self.provisional_left, PROVISIONAL_GAMES))
+    def provisional(self) -> bool:
+        return is_provisional(self.deviation_at(timezone.now()))
 
 
 class RatingChange(models.Model):
@@ -100,8 +76,14 @@ class RatingChange(models.Model):
     before = models.FloatField()
     after = models.FloatField()
     games_before = models.PositiveIntegerField()
-    # The count K was taken from (lower than games_before while a new bot version is provisional).
+    # The count K was taken from, on rows written by the fixed-K formula (before deviations).
     k_games = models.PositiveIntegerField(null=True, blank=True)
+    # The deviation the game was rated with (idle growth included) and after it; null on rows
+    # written before deviations existed.
+    deviation_before = models.FloatField(null=True, blank=True)
+    deviation_after = models.FloatField(null=True, blank=True)
+    # When the game was rated: the idle time of the player's next game is counted from here.
+    rated_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

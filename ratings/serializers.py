@@ -14,10 +14,20 @@ class LeaderboardRowSerializer(serializers.Serializer[dict[str, Any]]):
     """The documented shape; the leaderboard views write it directly (ratings.views)."""
 
     rank = serializers.IntegerField()
-    player = PlayerBriefSerializer(source="rating.player")
-    rating = serializers.FloatField(source="rating.rating")
-    games = serializers.IntegerField(source="rating.games")
-    provisional = serializers.BooleanField(source="rating.provisional")
+    player = PlayerBriefSerializer()
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField(help_text="Standard error of the rating, on the Elo scale.")
+    interval = serializers.ListField(
+        child=serializers.FloatField(), min_length=2, max_length=2, help_text="[low, high]: the 95% interval of rating."
+    )
+    rank_interval = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        help_text="[best, worst]: the ranks the player would hold at either end of its interval.",
+    )
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="The deviation is still above the provisional threshold.")
 
 
 class LeaderboardPageSerializer(serializers.Serializer[dict[str, Any]]):
@@ -40,5 +50,15 @@ class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
 
     class Meta:
         model = RatingChange
-        fields = ["id", "match", "game", "before", "after", "games_before", "finished_at"]
+        fields = [
+            "id",
+            "match",
+            "game",
+            "before",
+            "after",
+            "deviation_before",
+            "deviation_after",
+            "games_before",
+            "finished_at",
+        ]
         read_only_fields = fields

@@ -1,4 +1,4 @@
-"""Rating rows and player names written outside a rated match reach the leaderboard index after commit."""
+"""What reaches the leaderboard index from outside ratings.ledger: a row saved by the admin, a renamed player."""
 
 from __future__ import annotations
 
@@ -10,18 +10,13 @@ from django.dispatch import receiver
 
 from arena.models import Player
 from games.registry import all_games
-from ratings import standings
-from ratings.models import Rating, rows_updated
+from ratings.leaderboard import index
+from ratings.models import Rating
 
 
 @receiver(post_save, sender=Rating, dispatch_uid="ratings-index-saved-row")
 def _rating_saved(sender: Any, instance: Rating, **kwargs: Any) -> None:
-    standings.refresh_on_commit([instance.pk])
-
-
-@receiver(rows_updated, sender=Rating, dispatch_uid="ratings-index-updated-rows")
-def _ratings_updated(sender: Any, row_ids: list[int], **kwargs: Any) -> None:
-    standings.refresh_on_commit(row_ids)
+    index.refresh_on_commit([instance.pk])
 
 
 @receiver(post_save, sender=Player, dispatch_uid="ratings-index-renamed-player")
@@ -31,4 +26,4 @@ def _player_saved(sender: Any, instance: Player, created: bool, update_fields: A
     games = [str(spec.key) for spec in all_games()]
     name = instance.name
     player_id = instance.pk
-    transaction.on_commit(lambda: standings.rename(player_id, name, games))
+    transaction.on_commit(lambda: index.rename(player_id, name, games))

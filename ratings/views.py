@@ -67,6 +67,9 @@ def _line(row: leaderboard.Row) -> dict[str, object]:
         "rank": row.rank,
         "player": {"id": row.player_id, "name": row.name, "kind": row.kind},
         "rating": row.rating,
+        "deviation": round(row.deviation, 4),
+        "interval": list(row.interval),
+        "rank_interval": list(row.rank_interval),
         "games": row.games,
         "provisional": row.provisional,
     }
@@ -94,7 +97,7 @@ class LeaderboardView(APIView):
         kind = kind_filter(request)
         size = positive_int(request, "page_size", PAGE_SIZE, MAX_PAGE_SIZE)
         number = positive_int(request, "page", 1, 10**9)
-        found = leaderboard.page_rows(game, kind, number, size)
+        found = leaderboard.page(game, kind, number, size)
         if isinstance(found, int):
             raise NotFound(f"page {number} is past the last page ({max(1, -(-found // size))})")
         count, rows = found

@@ -24,8 +24,7 @@ from arena.names import name_refusal
 from arena.seeds import draw_seed
 from botclient.http import UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
 from common.task_names import TaskName
-from ratings.elo import PROVISIONAL_GAMES
-from ratings.models import Rating
+from ratings.ledger import reset_provisional
 from results.finish import run_match
 from sandbox import BundleRejected, SandboxUnavailable
 from submissions import bundles
@@ -189,8 +188,8 @@ def _finish(version_id: int, attempt: int, *, accepted: bool, reason: str, log: 
                 bot.suspended_at, bot.suspension_reason = None, ""
                 bot.save(update_fields=["suspended_at", "suspension_reason"])
             if played_before:
-                # Same rating, but provisional again: K = 96 for the next rated games.
-                Rating.objects.filter(player_id=bot.pk).update(provisional_left=PROVISIONAL_GAMES)
+                # Same rating, but uncertain again: it moves fast and is placed against the house ladder.
+                reset_provisional(bot.player)
         version.save(update_fields=fields)
     return True
 

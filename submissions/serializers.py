@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from arena.serializers import HeldBackMixin, SecretsListSerializer
+from ratings.elo import interval, is_provisional
 from submissions.models import BOT_STATUSES, BotComparison, BotSeat, BotVersion, SubmittedBot
 
 BOT_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$"
@@ -69,6 +71,10 @@ class BotVersionDetailSerializer(BotVersionSerializer):
 
 class BotRatingSerializer(serializers.Serializer[dict[str, Any]]):
     rating = serializers.FloatField()
+    deviation = serializers.FloatField(help_text="Standard error of the rating, on the Elo scale.")
+    interval = serializers.ListField(
+        child=serializers.FloatField(), min_length=2, max_length=2, help_text="[low, high]: the 95% interval of rating."
+    )
     games = serializers.IntegerField()
     provisional = serializers.BooleanField()
 
@@ -131,7 +137,14 @@ class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
     def get_rating(self, bot: SubmittedBot) -> dict[str, Any] | None:
         for row in bot.player.ratings.all():
             if row.game == bot.game:
-                return {"rating": row.rating, "games": row.games, "provisional": row.provisional}
+                deviation = row.deviation_at(timezone.now())
+                return {
+                    "rating": row.rating,
+                    "deviation": round(deviation, 4),
+                    "interval": list(interval(row.rating, deviation)),
+                    "games": row.games,
+                    "provisional": is_provisional(deviation),
+                }
         return None
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))

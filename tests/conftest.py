@@ -65,11 +65,11 @@ def _no_leaderboard_index_from_earlier_tests() -> Iterator[None]:
     from django.db import connection
 
     from games.registry import all_games
-    from ratings import standings
+    from ratings.leaderboard import index
 
     if str(connection.settings_dict["NAME"]).startswith("test_"):
         for spec in all_games():
-            standings.forget(str(spec.key))
+            index.forget(str(spec.key))
     yield
 
 

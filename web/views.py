@@ -99,12 +99,14 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
         # a million players must not rank a million ratings); ranks are counted for the page's rows.
         ids = search.matching_ids(query, SEARCH_LIMIT + 1)
         too_many = len(ids) > SEARCH_LIMIT
-        rows = search.ranked(spec.key, kind, ids[:SEARCH_LIMIT], PAGE_SIZE)
+        rows = leaderboard.search(spec.key, kind, ids[:SEARCH_LIMIT], PAGE_SIZE)
     else:
-        count = leaderboard.board_size(spec.key, kind)
+        found = leaderboard.page(spec.key, kind, number, PAGE_SIZE)
+        if isinstance(found, int):  # past the last page: show the last one
+            found = leaderboard.page(spec.key, kind, max(1, -(-found // PAGE_SIZE)), PAGE_SIZE)
+        count, rows = found if not isinstance(found, int) else (found, [])
         last_page = max(1, -(-count // PAGE_SIZE))
         number = min(number, last_page)
-        rows = leaderboard.page(spec.key, kind, number, PAGE_SIZE)
     return render(
         request,
         "web/leaderboard.html",
@@ -123,13 +125,13 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
     )
 
 
-def _rank(row: Rating) -> int:
-    key = f"web-rank:{row.game}:{row.player_id}:{row.rating!r}"
-    rank = cache.get(key)
-    if rank is None:
-        rank = leaderboard.rank_of(row)
-        cache.set(key, rank, RANK_CACHE_SECONDS)
-    return int(rank)
+def _line(row: Rating) -> leaderboard.Row | None:
+    key = f"web-line:{row.game}:{row.player_id}:{row.rating!r}:{row.deviation!r}"
+    line: leaderboard.Row | None = cache.get(key)
+    if line is None:
+        line = leaderboard.rank(row.game, None, row.player_id)
+        cache.set(key, line, RANK_CACHE_SECONDS)
+    return line
 
 
 @login_required
@@ -174,7 +176,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "player": player,
             "game": spec,
             "rating": rating,
-            "rank": _rank(rating) if rating else None,
+            "line": _line(rating) if rating else None,
             "provisional": rating is not None and rating.provisional,
             "chart": charts.rating_chart(points),
             "rated_games": record["games"],

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 from arena.matches import create_match
 from arena.models import Player
 from ratings import buckets, leaderboard
+from ratings.leaderboard import sql
 from ratings.models import Rating, RatingBucket
 from results.finish import run_match
 
@@ -30,14 +31,16 @@ def field(db: None) -> list[Player]:
     players = []
     for name, kind, rating, games in specs:
         player = Player.objects.create(name=name, kind=kind, builtin="random" if kind == "bot" else "")
-        Rating.objects.create(player=player, game=GAME, kind=kind, rating=rating, games=games)
+        deviation = 300.0 if games < 10 else 100.0 - games
+        Rating.objects.create(player=player, game=GAME, kind=kind, rating=rating, games=games, deviation=deviation)
         buckets.move(GAME, [(kind, None, rating)])
         players.append(player)
     return players
 
 
 def test_the_leaderboard_lists_best_first_with_ranks(field, django_assert_num_queries) -> None:
-    with django_assert_num_queries(3):  # the size from the histogram, the page's keys, its rows
+    # The size from the histogram, the page's keys, its rows, the counts above both ends of every interval.
+    with django_assert_num_queries(4):
         body = APIClient().get(f"/api/leaderboards/{GAME}/").json()
     assert body["count"] == 8 and body["next"] is None and body["previous"] is None
     rows = body["results"]
@@ -47,6 +50,9 @@ def test_the_leaderboard_lists_best_first_with_ranks(field, django_assert_num_qu
         "rank": 1,
         "player": {"id": field[0].id, "name": "ann", "kind": "human"},
         "rating": 1710.0,
+        "deviation": 70.0,
+        "interval": [round(1710.0 - 1.959964 * 70, 4), round(1710.0 + 1.959964 * 70, 4)],
+        "rank_interval": [1, 4],  # bob, cid and dee (1650.5, 1600, 1600) are above its low end
         "games": 30,
         "provisional": False,
     }
@@ -87,8 +93,8 @@ def test_a_players_standing_shows_rank_and_neighbours(field, django_assert_max_n
 
 def test_the_rank_is_one_plus_the_players_ahead(field) -> None:
     for expected_rank, player in enumerate(field, start=1):
-        row = Rating.objects.get(player=player)
-        assert leaderboard.rank_of(row) == expected_rank
+        line = leaderboard.rank(GAME, None, player.id)
+        assert line is not None and line.rank == expected_rank
 
 
 def test_rating_history_follows_each_rated_match(make_bots) -> None:
@@ -108,10 +114,10 @@ def test_rating_history_follows_each_rated_match(make_bots) -> None:
 
 
 def test_deep_pages_jump_through_the_histogram_to_the_same_rows(field, monkeypatch) -> None:
-    direct = [(r.rank, r.rating.player_id) for r in leaderboard.page(GAME, None, 2, 3)]
-    monkeypatch.setattr(leaderboard, "DIRECT_OFFSET", 0)
-    assert [(r.rank, r.rating.player_id) for r in leaderboard.page(GAME, None, 2, 3)] == direct
-    assert [r.rating.player.name for r in leaderboard.page(GAME, "human", 2, 2)] == ["fay", "hal"]
+    direct = [(rank, row.player_id) for rank, row in sql.page(GAME, None, 3, 3)]
+    monkeypatch.setattr(sql, "DIRECT_OFFSET", 0)
+    assert [(rank, row.player_id) for rank, row in sql.page(GAME, None, 3, 3)] == direct
+    assert [row.player.name for _, row in sql.page(GAME, "human", 2, 2)] == ["fay", "hal"]
 
 
 def test_the_histogram_follows_every_rated_match(make_bots) -> None:
@@ -131,6 +137,7 @@ def test_the_histogram_follows_every_rated_match(make_bots) -> None:
     stored = {(b.kind, b.bucket): b.count for b in RatingBucket.objects.all() if b.count}
     assert stored == expected
     for row in Rating.objects.all():
-        assert leaderboard.rank_of(row) == 1 + sum(
+        line = leaderboard.rank(GAME, None, row.player_id)
+        assert line is not None and line.rank == 1 + sum(
             1 for other in Rating.objects.all() if (-other.rating, other.player_id) < (-row.rating, row.player_id)
         )

@@ -1,95 +1,128 @@
-"""Multiplayer Elo: golden numbers worked out by hand from the documented formula."""
+"""Multiplayer Elo with deviations: the documented examples, and the properties the arena relies on."""
 
 from __future__ import annotations
 
 import doctest
+import itertools
+from pathlib import Path
 
 import pytest
 
 from ratings import elo
-from ratings.elo import expected, k_factor, new_ratings
+from ratings.elo import (
+    INITIAL_DEVIATION,
+    MIN_DEVIATION,
+    fixed_k_ratings,
+    idle,
+    interval,
+    is_provisional,
+    k_factor,
+    rate_game,
+)
+
+NEW = (1500.0, INITIAL_DEVIATION)
 
 
 def test_the_documented_examples_hold() -> None:
     result = doctest.testmod(elo)
-    assert result.attempted >= 10
+    assert result.attempted >= 15
     assert result.failed == 0
 
 
-def test_k_follows_the_schedule_96_64_32() -> None:
-    assert [k_factor(n) for n in (0, 1, 9)] == [96.0, 96.0, 96.0]
-    assert [k_factor(n) for n in (10, 15, 19)] == [64.0, 64.0, 64.0]
-    assert [k_factor(n) for n in (20, 21, 10_000)] == [32.0, 32.0, 32.0]
+def test_two_equal_newcomers_move_by_the_same_amount_and_gain_the_same_certainty() -> None:
+    (winner, d1), (loser, d2) = rate_game([NEW, NEW], [70, 42])
+    assert winner - 1500.0 == pytest.approx(1500.0 - loser)
+    assert winner > 1500.0 > loser
+    assert d1 == d2 < INITIAL_DEVIATION
 
 
-def test_it_refuses_a_negative_game_count() -> None:
+def test_a_new_player_moves_fast_and_a_settled_one_slowly() -> None:
+    opponent = (1500.0, 60.0)
+    moves = []
+    for deviation in (350.0, 200.0, 100.0, 50.0):
+        (after, _), _ = rate_game([(1500.0, deviation), opponent], [10, 5])
+        moves.append(after - 1500.0)
+    assert moves == sorted(moves, reverse=True) and moves[-1] > 0
+    assert moves[0] > 10 * moves[-1]
+
+
+def test_the_deviation_narrows_with_every_game_down_to_its_floor() -> None:
+    player, opponent = NEW, (1500.0, 60.0)
+    deviations = [player[1]]
+    for game in range(300):
+        player, opponent = rate_game([player, opponent], [10, 5] if game % 2 else [5, 10])
+        deviations.append(player[1])
+    assert all(b <= a for a, b in itertools.pairwise(deviations))
+    assert deviations[10] < 0.4 * deviations[0]
+    assert deviations[-1] == MIN_DEVIATION
+
+
+def test_a_few_games_against_settled_players_end_the_provisional_rating() -> None:
+    player = NEW
+    provisional = []
+    for game in range(12):
+        player, _ = rate_game([player, (1500.0, MIN_DEVIATION)], [10, 5] if game % 2 else [5, 10])
+        provisional.append(is_provisional(player[1]))
+    assert provisional[:3] == [True] * 3 and provisional[-1] is False
+
+
+def test_the_deviation_grows_with_idle_time_up_to_a_newcomers() -> None:
+    grown = [idle(MIN_DEVIATION, days) for days in (0.0, 1.0, 30.0, 365.0, 10_000.0)]
+    assert grown[0] == MIN_DEVIATION
+    assert all(b > a for a, b in itertools.pairwise(grown[:-1]))
+    assert grown[-1] == INITIAL_DEVIATION
+    assert idle(INITIAL_DEVIATION, 50.0) == INITIAL_DEVIATION
+
+
+def test_the_interval_holds_the_rating_and_widens_with_the_deviation() -> None:
+    narrow, wide = interval(1600.0, 50.0), interval(1600.0, 200.0)
+    assert narrow[0] < 1600.0 < narrow[1]
+    assert wide[0] < narrow[0] and narrow[1] < wide[1]
+    assert narrow[1] - narrow[0] == pytest.approx(2 * 1.959964 * 50.0, abs=1e-3)
+
+
+def test_all_tied_players_keep_their_ratings() -> None:
+    after = rate_game([NEW, (1500.0, 80.0), (1500.0, 200.0), NEW], [33, 33, 33, 33])
+    assert [rating for rating, _ in after] == [1500.0] * 4
+
+
+def test_the_result_does_not_depend_on_the_seat_order() -> None:
+    forward = rate_game([(1500.0, 300.0), (1600.0, 80.0), (1400.0, 150.0)], [3, 2, 1])
+    backward = rate_game([(1400.0, 150.0), (1600.0, 80.0), (1500.0, 300.0)], [1, 2, 3])
+    assert forward == backward[::-1]
+
+
+def test_a_forfeiter_ranks_last_and_nobody_drops_below_the_floor() -> None:
+    (a, _), (b, _), (c, _) = rate_game([NEW, NEW, NEW], [50, 40, 5], forfeited=[True, True, False])
+    assert c > a > b  # below every player that did not forfeit; between forfeiters, the totals
+    (low, _), _ = rate_game([(105.0, 350.0), (300.0, 350.0)], [1, 9])
+    assert low == elo.RATING_FLOOR
+
+
+def test_it_refuses_malformed_games() -> None:
+    with pytest.raises(ValueError, match="at least 2"):
+        rate_game([NEW], [3])
+    with pytest.raises(ValueError, match="one entry per player"):
+        rate_game([NEW, NEW], [3])
+
+
+def test_rows_written_before_deviations_replay_with_the_fixed_k_formula() -> None:
+    assert [k_factor(n) for n in (0, 9, 10, 19, 20, 10_000)] == [96.0, 96.0, 64.0, 64.0, 32.0, 32.0]
+    assert fixed_k_ratings([1500.0, 1500.0], [70, 42], [0, 0]) == [1548.0, 1452.0]
     with pytest.raises(ValueError, match="negative"):
         k_factor(-1)
 
 
-def test_two_newcomers_move_by_half_of_k() -> None:
-    assert new_ratings([1500.0, 1500.0], [70, 42], [0, 0]) == [1548.0, 1452.0]
+def _pairs(cell: str) -> list[tuple[float, float]]:
+    return [(float(r), float(d)) for r, d in (part.split(" ± ") for part in cell.split(", "))]
 
 
-def test_two_players_with_a_rating_gap() -> None:
-    # E = 1 / (1 + 10^(-200/400)) = 0.7597469266; the favourite (K=32) loses to a K=96 player.
-    fav, dog = new_ratings([1700.0, 1500.0], [10, 20], [25, 3])
-    assert fav == pytest.approx(1700.0 - 32 * 0.7597469266, abs=1e-6)
-    assert dog == pytest.approx(1500.0 + 96 * 0.7597469266, abs=1e-6)
-    assert fav == pytest.approx(1675.688098, abs=1e-6)
-    assert dog == pytest.approx(1572.935705, abs=1e-6)
-
-
-def test_three_newcomers_with_distinct_totals() -> None:
-    # K/(N-1) = 48; S sums are 2, 1, 0 and every E sum is 1.
-    assert new_ratings([1500.0] * 3, [30, 20, 10], [0, 0, 0]) == [1548.0, 1500.0, 1452.0]
-
-
-def test_three_players_with_a_tie_at_the_top() -> None:
-    # E(1600,1500)=0.6400649998, E(1600,1400)=0.7597469266, E(1500,1400)=0.6400649998.
-    a, b, c = new_ratings([1600.0, 1500.0, 1400.0], [12, 12, 5], [3, 15, 40])
-    assert a == pytest.approx(1600 + 48 * (1.5 - 0.6400649998 - 0.7597469266), abs=1e-6)
-    assert b == pytest.approx(1500 + 32 * (1.5 - 0.3599350002 - 0.6400649998), abs=1e-6)
-    assert c == pytest.approx(1400 + 16 * (0 - 0.2402530734 - 0.3599350002), abs=1e-6)
-    assert (round(a, 3), round(b, 3), round(c, 3)) == (1604.809, 1516.0, 1390.397)
-
-
-def test_everybody_tied_changes_nothing_between_equals() -> None:
-    assert new_ratings([1500.0] * 4, [33, 33, 33, 33], [0, 5, 12, 30]) == [1500.0] * 4
-
-
-def test_five_players_golden_numbers() -> None:
-    ratings = [1500.0, 1620.0, 1380.0, 1710.0, 1450.0]
-    totals = [55, 40, 40, 30, 12]
-    games = [0, 9, 10, 25, 19]
-    result = new_ratings(ratings, totals, games)
-    assert [round(r, 4) for r in result] == [1552.7672, 1618.4278, 1402.954, 1693.3302, 1426.2556]
-    # Player 0 by hand: K=96 over 4 opponents, wins all four.
-    e = sum(expected(1500.0, r) for r in ratings[1:])
-    assert result[0] == pytest.approx(1500.0 + 24.0 * (4 - e), abs=1e-9)
-
-
-def test_nobody_drops_below_one_hundred() -> None:
-    low, high = new_ratings([105.0, 300.0], [1, 9], [0, 0])
-    assert low == 100.0
-    assert high == pytest.approx(323.5724, abs=1e-4)
-
-
-def test_a_forfeiter_ranks_below_everyone_who_did_not_forfeit() -> None:
-    assert new_ratings([1500.0, 1500.0], [60, 10], [0, 0], forfeited=[True, False]) == [1452.0, 1548.0]
-    # Among forfeiters the totals still decide.
-    a, b, c = new_ratings([1500.0] * 3, [50, 40, 5], [0, 0, 0], forfeited=[True, True, False])
-    assert (a, b, c) == (1500.0, 1452.0, 1548.0)
-
-
-def test_it_uses_pre_game_ratings_for_everyone() -> None:
-    forward = new_ratings([1500.0, 1600.0, 1400.0], [3, 2, 1], [0, 0, 0])
-    backward = new_ratings([1400.0, 1600.0, 1500.0], [1, 2, 3], [0, 0, 0])
-    assert forward == backward[::-1]
-
-
-def test_it_refuses_mismatched_inputs() -> None:
-    with pytest.raises(ValueError, match="at least 2"):
-        new_ratings([1500.0], [3], [0])
-    with pytest.raises(ValueError, match="one entry per player"):
-        new_ratings([1500.0, 1500.0], [3], [0, 0])
+def test_the_worked_examples_of_the_documentation_hold() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "ratings.md").read_text()
+    table = text.split("## Worked examples", 1)[1].split("\n\n", 2)[1]
+    rows = [line.strip("|").split(" | ") for line in table.splitlines()[2:]]
+    assert len(rows) >= 8
+    for case, before, totals, after in rows:
+        forfeited = [True, False] if case.strip().startswith("forfeit") else None
+        result = rate_game(_pairs(before), [float(t) for t in totals.split(", ")], forfeited)
+        assert [(round(r, 2), round(d, 2)) for r, d in result] == _pairs(after.strip()), case

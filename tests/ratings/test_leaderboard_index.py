@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 
 from arena.matches import create_match
 from arena.models import Player
-from ratings import buckets, leaderboard, standings
+from ratings import buckets, leaderboard, ledger
+from ratings.leaderboard import index
 from ratings.models import Rating
 from ratings.tasks import rebuild_leaderboard
 from results.finish import run_match
@@ -24,7 +25,8 @@ KINDS = [None, "bot", "human"]
 
 
 def _rate(player: Player, rating: float, games: int = 12) -> None:
-    Rating.objects.create(player=player, game=GAME, kind=player.kind, rating=rating, games=games)
+    deviation = 350.0 if games == 0 else max(40.0, 350.0 / games**0.5)
+    Rating.objects.create(player=player, game=GAME, kind=player.kind, rating=rating, games=games, deviation=deviation)
     buckets.move(GAME, [(player.kind, None, rating)])
 
 
@@ -85,8 +87,8 @@ def _assert_exact(api: APIClient) -> None:
 
 
 def test_pages_and_ranks_from_the_index_match_a_full_count_with_ties(tied_field) -> None:
-    assert standings.rebuild(GAME) == 24
-    assert standings.size(GAME, None) == 24
+    assert index.rebuild(GAME) == 24
+    assert index.size(GAME, None) == 24
     _assert_exact(APIClient())
 
 
@@ -100,7 +102,7 @@ def test_the_index_and_the_database_give_the_same_answers(tied_field, django_ass
     ]
     from_sql = [api.get(url).json() for url in urls[:2]]
     standing_sql = [api.get(url) for url in urls[2:]]
-    standings.rebuild(GAME)
+    index.rebuild(GAME)
     with django_assert_num_queries(0):  # the order, the size and the lines all come from Redis
         first = api.get(urls[0]).json()
     with django_assert_num_queries(0):
@@ -114,7 +116,7 @@ def test_the_index_follows_real_committed_matches_around_tied_players(transactio
     idle = make_bots(4, prefix="idle")
     for player in idle:
         _rate(player, 1500.0, games=30)  # four players tied at the starting rating
-    standings.rebuild(GAME)
+    index.rebuild(GAME)
     active = make_bots(6)
     for seed in range(14):
         seated = active[seed % 6 :] + active[: seed % 6]
@@ -123,46 +125,46 @@ def test_the_index_follows_real_committed_matches_around_tied_players(transactio
         )
         assert run_match(match.id) == "finished"
     # Every committed change reached the index, newest last.
-    client = standings.client()
+    client = index.client()
     assert client is not None
     for row in Rating.objects.filter(game=GAME):
-        assert client.zscore(standings.keys(GAME).all, standings.member(row.player_id)) == -row.rating
-    assert standings.size(GAME, None) == 10
+        assert client.zscore(index.keys(GAME).all, index.member(row.player_id)) == -row.rating
+    assert index.size(GAME, None) == 10
     _assert_exact(APIClient())
 
 
 def test_changes_arriving_late_or_twice_leave_the_newest_rating(tied_field) -> None:
-    standings.rebuild(GAME)
+    index.rebuild(GAME)
     player = tied_field[5]
     now = timezone.now()
 
-    def entry(rating: float, games: int, at: datetime) -> standings.Entry:
-        return standings.Entry(player.id, player.kind, rating, games, 0, at, player.name)
+    def entry(rating: float, games: int, at: datetime) -> index.Entry:
+        return index.Entry(player.id, player.kind, rating, games, 0, at, 80.0, at, player.name)
 
-    assert standings.apply(GAME, [entry(1900.0, 50, now)]) == 1
-    assert standings.apply(GAME, [entry(1900.0, 50, now)]) == 0  # the same change again
-    assert standings.apply(GAME, [entry(1100.0, 49, now + timedelta(seconds=1))]) == 0  # an older game, late
-    assert standings.apply(GAME, [entry(1100.0, 50, now - timedelta(seconds=1))]) == 0  # an older write
-    assert standings.rank(GAME, None, player.id) == 1
-    assert standings.rank(GAME, player.kind, player.id) == 1
+    assert index.apply(GAME, [entry(1900.0, 50, now)]) == 1
+    assert index.apply(GAME, [entry(1900.0, 50, now)]) == 0  # the same change again
+    assert index.apply(GAME, [entry(1100.0, 49, now + timedelta(seconds=1))]) == 0  # an older game, late
+    assert index.apply(GAME, [entry(1100.0, 50, now - timedelta(seconds=1))]) == 0  # an older write
+    assert index.rank(GAME, None, player.id) == 1
+    assert index.rank(GAME, player.kind, player.id) == 1
 
 
 def test_a_flushed_index_answers_from_the_database_and_asks_for_a_rebuild(
     tied_field, django_assert_num_queries
 ) -> None:
     api = APIClient()
-    standings.rebuild(GAME)
+    index.rebuild(GAME)
     indexed = api.get(f"/api/leaderboards/{GAME}/?page_size=5").json()
-    standings.forget(GAME)
-    with django_assert_num_queries(3):  # the size from the histogram, the page's keys, its rows
+    index.forget(GAME)
+    with django_assert_num_queries(4):  # the size from the histogram, the page's keys, its rows, the rank intervals
         assert api.get(f"/api/leaderboards/{GAME}/?page_size=5").json() == indexed
-    client = standings.client()
-    assert client is not None and client.exists(standings.keys(GAME).rebuild_requested)
+    client = index.client()
+    assert client is not None and client.exists(index.keys(GAME).rebuild_requested)
     # Not ready: a change is left to the rebuild, which reads the database.
     row = Rating.objects.get(player=tied_field[0])
-    assert standings.apply(GAME, [standings.Entry.of(row, "renamed")]) == -1
+    assert index.apply(GAME, [index.Entry.of(row, "renamed")]) == -1
     assert rebuild_leaderboard.run(GAME) == 24
-    assert not client.exists(standings.keys(GAME).rebuild_requested)
+    assert not client.exists(index.keys(GAME).rebuild_requested)
     with django_assert_num_queries(0):
         assert api.get(f"/api/leaderboards/{GAME}/?page_size=5").json() == indexed
 
@@ -170,13 +172,13 @@ def test_a_flushed_index_answers_from_the_database_and_asks_for_a_rebuild(
 def test_the_rebuild_command_indexes_every_game_and_names_an_unknown_one(tied_field, capsys) -> None:
     call_command("rebuild_leaderboards")
     assert f"{GAME}: 24 rated players indexed" in capsys.readouterr().out
-    assert standings.size(GAME, "human") == 8 and standings.size(GAME, "bot") == 16
+    assert index.size(GAME, "human") == 8 and index.size(GAME, "bot") == 16
     with pytest.raises(CommandError, match="unknown game 'chess'"):
         call_command("rebuild_leaderboards", "chess")
 
 
 def test_bad_leaderboard_requests_are_named_on_the_index_path(tied_field) -> None:
-    standings.rebuild(GAME)
+    index.rebuild(GAME)
     api = APIClient()
     stranger = Player.objects.create(name="unrated", kind="bot")
     answers = {
@@ -200,7 +202,7 @@ def test_a_provisional_reset_a_rename_and_an_edited_rating_reach_the_index_after
     veteran, other = make_bots(2)
     _rate(veteran, 1700.0, games=40)
     _rate(other, 1650.0, games=40)
-    standings.rebuild(GAME)
+    index.rebuild(GAME)
     api = APIClient()
 
     def first_line() -> dict[str, object]:
@@ -208,7 +210,7 @@ def test_a_provisional_reset_a_rename_and_an_edited_rating_reach_the_index_after
 
     assert first_line()["provisional"] is False
     # What a new bot version does: the same rating, provisional again (submissions.actions).
-    Rating.objects.filter(player_id=veteran.pk).update(provisional_left=10)
+    assert ledger.reset_provisional(veteran) == 1
     assert first_line()["provisional"] is True
     veteran.name = "veteran-2"
     veteran.save()
@@ -221,16 +223,17 @@ def test_a_provisional_reset_a_rename_and_an_edited_rating_reach_the_index_after
 
 
 def test_the_web_leaderboard_and_profiles_read_the_index(tied_field, django_assert_num_queries) -> None:
-    standings.rebuild(GAME)
+    index.rebuild(GAME)
     web = Client()
-    with django_assert_num_queries(1):  # the page's rows for the template; the order and size from Redis
+    with django_assert_num_queries(0):  # the lines, the order and the size all come from Redis
         body = web.get(f"/leaderboard/{GAME}/?kind=human").content.decode()
     humans = Rating.objects.filter(game=GAME, kind="human").order_by("-rating", "player_id")
     names = [row.player.name for row in humans.select_related("player")]
     assert [body.index(f">{name}<") for name in names] == sorted(body.index(f">{name}<") for name in names)
     assert "8 rated players" in body
     third = Rating.objects.filter(game=GAME).order_by("-rating", "player_id")[2]
-    assert leaderboard.rank_of(third) == 3 == _expected_rank(third, None)
+    line = leaderboard.rank(GAME, None, third.player_id)
+    assert line is not None and line.rank == 3 == _expected_rank(third, None)
 
 
 def test_a_reader_finding_no_index_has_it_rebuilt_by_a_worker(workers, make_bots, django_assert_num_queries) -> None:
@@ -239,7 +242,7 @@ def test_a_reader_finding_no_index_has_it_rebuilt_by_a_worker(workers, make_bots
     api = APIClient()
     from_sql = api.get(f"/api/leaderboards/{GAME}/").json()  # asks for a rebuild once this commits
     workers.start("board")
-    wait_until(lambda: standings.size(GAME, None) == 3, 60, "the index rebuilt by the worker", workers.tail())
+    wait_until(lambda: index.size(GAME, None) == 3, 60, "the index rebuilt by the worker", workers.tail())
     with django_assert_num_queries(0):
         assert api.get(f"/api/leaderboards/{GAME}/").json() == from_sql
 
@@ -247,8 +250,8 @@ def test_a_reader_finding_no_index_has_it_rebuilt_by_a_worker(workers, make_bots
 def test_a_change_whose_index_call_was_lost_is_applied_by_the_catch_up_sweep(tied_field) -> None:
     from django.db import connection
 
-    standings.rebuild(GAME)
-    assert standings.catch_up() == 0  # the first sweep only sets its mark
+    index.rebuild(GAME)
+    assert index.catch_up() == 0  # the first sweep only sets its mark
     # A committed rating change that never reached the index (its worker died between the commit and
     # the call): written past every hook, as the process that wrote it never got to send it.
     moved = Rating.objects.get(player=tied_field[0])
@@ -260,6 +263,23 @@ def test_a_change_whose_index_call_was_lost_is_applied_by_the_catch_up_sweep(tie
     top = api.get(f"/api/leaderboards/{GAME}/?page_size=1").json()["results"][0]
     assert top["player"]["id"] != moved.player_id  # the index is stale until the sweep
 
-    assert standings.catch_up() >= 1
+    assert index.catch_up() >= 1
     _assert_exact(api)
     assert api.get(f"/api/leaderboards/{GAME}/?page_size=1").json()["results"][0]["player"]["id"] == moved.player_id
+
+
+def test_a_name_search_gives_the_same_lines_from_the_index_and_from_the_database(
+    tied_field, django_assert_num_queries
+) -> None:
+    ids = [player.id for player in tied_field if player.name.endswith(("1", "3", "5"))]
+    from_sql = {kind: leaderboard.search(GAME, kind, ids, 5) for kind in KINDS}
+    index.rebuild(GAME)
+    with django_assert_num_queries(0):
+        from_index = {kind: leaderboard.search(GAME, kind, ids, 5) for kind in KINDS}
+    assert from_index == from_sql
+    for kind, lines in from_index.items():
+        assert [line.rank for line in lines] == sorted(line.rank for line in lines)
+        for line in lines:
+            row = Rating.objects.get(game=GAME, player_id=line.player_id)
+            assert line.rank == _expected_rank(row, kind)
+            assert line.rank_interval[0] <= line.rank <= line.rank_interval[1]

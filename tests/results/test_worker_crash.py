@@ -11,6 +11,7 @@ from arena import runner
 from arena.matches import create_match
 from arena.models import Match
 from arena.sweeper import sweep_stuck_matches
+from ratings.ledger import verify_ratings
 from ratings.models import Rating, RatingChange
 from tests.support import wait_until
 
@@ -58,3 +59,5 @@ def test_a_worker_killed_mid_match_leaves_nothing_half_written_and_the_retry_fin
     assert sorted(Rating.objects.filter(player__in=players).values_list("games", flat=True)) == [1, 1, 1]
     seats = list(match.seats.order_by("seat"))
     assert all(seat.rating_before == 1500.0 and seat.rating_after is not None for seat in seats)
+    # The ledger replays to exactly the stored ratings and deviations.
+    assert set(verify_ratings("part-du-chef")) == {player.id for player in players}

@@ -28,8 +28,9 @@ def test_the_leaderboard_page_lists_the_best_first_with_pinned_queries(
     rated: list[Any], django_assert_num_queries: Any
 ) -> None:
     client = Client()
-    # The board's size from the rating histogram, then the page's keys from the index, then its rows.
-    with django_assert_num_queries(3):
+    # The board's size from the rating histogram, then the page's keys from the index, then its rows,
+    # then the counts above both ends of each row's interval (its rank interval), in one query.
+    with django_assert_num_queries(4):
         response = client.get("/leaderboard/part-du-chef/")
     body = response.content.decode()
     assert response.status_code == 200
@@ -55,8 +56,8 @@ def test_the_search_finds_a_part_inside_names_and_keeps_their_ranks(
 
     from django.db import connection
 
-    # The matching ids from the trigram index, then their ratings with their ranks counted alongside.
-    with django_assert_num_queries(2):
+    # The matching ids from the trigram index, then their ratings, then their ranks and rank intervals.
+    with django_assert_num_queries(3):
         body = Client().get("/leaderboard/part-du-chef/?q=OK-5").content.decode()
     rows = re.findall(r"<tr><td>(\d+)</td>\s*<td><a href=\"/players/\d+/\">([\w-]+)</a>", body)
     # cook-59 is the best of all 60 (1400 + 5 * 59); every cook-5x is a person, bot-51 and bot-54 are not cooks.
@@ -74,8 +75,9 @@ def test_a_search_matching_too_many_names_asks_for_more_of_the_name(
     from web import views
 
     monkeypatch.setattr(views, "SEARCH_LIMIT", 10)
-    # The matching ids (at most the limit, from the name index), then their ratings, best first.
-    with django_assert_num_queries(2):
+    # The matching ids (at most the limit, from the name index), then their ratings, best first, then
+    # their ranks and rank intervals.
+    with django_assert_num_queries(3):
         body = Client().get("/leaderboard/part-du-chef/?q=cook").content.decode()
     assert "type more of the name" in body and body.count("/players/") == 10
     assert "type more of the name" not in Client().get("/leaderboard/part-du-chef/?q=cook-5").content.decode()
@@ -172,7 +174,7 @@ def test_a_bot_provisional_again_after_a_new_version_is_marked_provisional(db: N
     profile = Client().get(f"/players/{player.id}/").content.decode()
     assert "(provisional)" in profile
     board = Client().get("/leaderboard/part-du-chef/").content.decode()
-    assert "provisional: fewer than 10 rated games" in board
+    assert "provisional: its rating is still uncertain" in board
 
 
 def test_accept_language_no_is_served_in_norwegian(db: None) -> None:

@@ -71,11 +71,9 @@ class Command(BaseCommand):
         table = Table(title="La Part du Chef leaderboard")
         for column in ("rank", "player", "kind", "rating", "games"):
             table.add_column(column, justify="right" if column in {"rank", "rating", "games"} else "left")
-        for row in leaderboard.page(GAME, None, 1, 20):
-            rating = row.rating
-            mark = "?" if rating.provisional else ""
-            table.add_row(
-                str(row.rank), rating.player.name, rating.kind, f"{rating.rating:.0f}{mark}", str(rating.games)
-            )
+        found = leaderboard.page(GAME, None, 1, 20)
+        for row in [] if isinstance(found, int) else found[1]:
+            mark = "?" if row.provisional else ""
+            table.add_row(str(row.rank), row.name, row.kind, f"{row.rating:.0f}{mark}", str(row.games))
         Console().print(table)
         self.stdout.write("(? = provisional: fewer than 10 rated games)")

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from games.registry import UnknownGame, all_games, get_game
-from ratings import standings
+from ratings.leaderboard import index
 from ratings.models import Rating
 
 
@@ -24,7 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("games", nargs="*", help="game keys (default: every game)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if standings.client() is None:
+        if index.client() is None:
             raise CommandError("Redis is not reachable (REDIS_URL): the leaderboards are served from PostgreSQL")
         try:
             keys = [str(get_game(key).key) for key in options["games"]] or [str(s.key) for s in all_games()]
@@ -41,5 +41,5 @@ class Command(BaseCommand):
                 disable=not console.is_terminal,
             ) as progress:
                 task = progress.add_task(key, total=Rating.objects.filter(game=key).count())
-                total = standings.rebuild(key, partial(progress.advance, task))
+                total = index.rebuild(key, partial(progress.advance, task))
             self.stdout.write(f"{key}: {total} rated players indexed")

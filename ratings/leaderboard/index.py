@@ -1,13 +1,15 @@
-"""The leaderboard kept in Redis: exact pages and ranks in O(log n), without a database query.
+"""The leaderboard's index backend, kept in Redis: exact pages and ranks in O(log n), without a database query.
 
 One sorted set per (database, game, all | kind) holds every rated player: the score is minus the
 rating, the member the player id zero-padded to a fixed width, so Redis' own order (score, then
 member bytes) is rating descending with ties to the lower player id, the order of the SQL indexes.
-A hash holds each player's line: rated games, provisional games left, the row's version and name.
+A hash holds each player's line: rated games, provisional games left, the row's version, deviation,
+time of the last rated game, kind and name. A rank is ZRANK + 1; how many players are above a
+rating is one ZCOUNT (the ranks of a rating interval, ratings.leaderboard).
 
-Every write of a rating row reaches it after its commit: a rated match through ratings.ledger with
-the values it wrote, any other update or save of Rating rows (a provisional reset, the admin) by
-re-reading those rows, a renamed player by its new name. A line is replaced only by a newer
+Every write of a rating row reaches it after its commit: the writes of ratings.ledger (a rated
+match, a new bot version's reset) with the values they wrote, a row saved by the admin by
+re-reading it, a renamed player by its new name. A line is replaced only by a newer
 version, (games, updated_at), so changes arriving late or twice leave the newest.
 
 PostgreSQL stays the truth. The index is "ready" only once a rebuild from the ratings table has
@@ -21,7 +23,7 @@ import logging
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -46,12 +48,22 @@ REBUILD_CHUNK = 20_000
 CATCH_UP_MARGIN = timedelta(minutes=5)
 # A rebuild asked for by a reader is asked for again after this long if it never finished.
 REBUILD_REQUEST_SECONDS = 600
-FIELDS = ("player_id", "kind", "rating", "games", "provisional_left", "updated_at", "player__name")
+FIELDS = (
+    "player_id",
+    "kind",
+    "rating",
+    "games",
+    "provisional_left",
+    "updated_at",
+    "deviation",
+    "rated_at",
+    "player__name",
+)
 
 _scripts: dict[str, Any] = {}
 
 # KEYS: ready, lines, all, one set per kind. ARGV: (member, kind index, score, games, version, line)
-# per player; a line is "games|provisional left|version|kind|name".
+# per player; a line is "games|provisional left|version|deviation|rated at|kind|name".
 _APPLY = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local applied = 0
@@ -80,7 +92,7 @@ _RENAME = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local known = redis.call('HGET', KEYS[2], ARGV[1])
 if not known then return 0 end
-local head = string.match(known, '^(%d+|%d+|%d+|[^|]*|)')
+local head = string.match(known, '^(%d+|%d+|%d+|[^|]*|[^|]*|[^|]*|)')
 redis.call('HSET', KEYS[2], ARGV[1], head .. ARGV[2])
 return 1
 """
@@ -139,7 +151,8 @@ def _run(redis_client: redis.Redis, script: str, keys: Sequence[str], args: Sequ
 
 
 def _namespace(game: str) -> str:
-    return f"{namespace()}:board:{game}"
+    # "board2": lines carry the deviation; an index of the older line format is never read.
+    return f"{namespace()}:board2:{game}"
 
 
 @dataclass(frozen=True)
@@ -187,15 +200,28 @@ class Entry:
     games: int
     provisional_left: int
     updated_at: datetime
+    deviation: float
+    rated_at: datetime | None
     name: str
 
     @classmethod
     def of(cls, row: Rating, name: str) -> Entry:
-        return cls(row.player_id, row.kind, row.rating, row.games, row.provisional_left, row.updated_at, name)
+        return cls(
+            row.player_id,
+            row.kind,
+            row.rating,
+            row.games,
+            row.provisional_left,
+            row.updated_at,
+            row.deviation,
+            row.rated_at,
+            name,
+        )
 
     def args(self) -> list[object]:
         version = _version(self.updated_at)
-        line = f"{self.games}|{self.provisional_left}|{version}|{self.kind}|{self.name}"
+        rated_at = "" if self.rated_at is None else repr(self.rated_at.timestamp())
+        line = f"{self.games}|{self.provisional_left}|{version}|{self.deviation!r}|{rated_at}|{self.kind}|{self.name}"
         return [
             member(self.player_id),
             KINDS.index(self.kind) + 1,
@@ -238,7 +264,7 @@ def apply_on_commit(game: str, rows: Iterable[Rating], players: Iterable[Player]
 
 
 def refresh(row_ids: Sequence[int]) -> None:
-    """Re-read rating rows written some other way (provisional reset, admin) and apply them."""
+    """Re-read rating rows saved outside ratings.ledger (the admin) and apply them."""
     if not row_ids or client() is None:
         return
     by_game: dict[str, list[Entry]] = {}
@@ -272,6 +298,8 @@ class Line:
     rating: float
     games: int
     provisional_left: int
+    deviation: float
+    rated_at: datetime | None
     name: str
 
 
@@ -288,10 +316,20 @@ def _lines(found: list[Any]) -> Lines | None:
         raw = found[index + 2].decode()
         if not raw:
             return None  # a member without its line: the index is incomplete
-        games, provisional_left, _, kind, name = raw.split("|", 4)
+        games, provisional_left, _, deviation, rated_at, kind, name = raw.split("|", 6)
         rank = first + 1 + (index - 2) // 3
         lines.append(
-            Line(rank, int(found[index]), kind, -float(found[index + 1]), int(games), int(provisional_left), name)
+            Line(
+                rank,
+                int(found[index]),
+                kind,
+                -float(found[index + 1]),
+                int(games),
+                int(provisional_left),
+                float(deviation),
+                datetime.fromtimestamp(float(rated_at), tz=UTC) if rated_at else None,
+                name,
+            )
         )
     return Lines(count, lines)
 
@@ -344,6 +382,25 @@ def size(game: str, kind: str | None) -> int | None:
     except redis.RedisError:
         return None
     return int(count) if ready else None
+
+
+def counts_above(game: str, kind: str | None, ratings: Sequence[float]) -> list[int] | None:
+    """How many players of the board have a rating above each of `ratings` (ZCOUNT); None when not ready."""
+    redis_client = client()
+    if redis_client is None:
+        return None
+    names = keys(game)
+    board = names.board(kind)
+    try:
+        with redis_client.pipeline(transaction=True) as pipe:
+            pipe.exists(names.ready)
+            for rating in ratings:
+                # A score is minus the rating: a higher rating is a score below -rating.
+                pipe.zcount(board, "-inf", f"({-float(rating)!r}")
+            ready, *counts = pipe.execute()
+    except redis.RedisError:
+        return None
+    return [int(count) for count in counts] if ready else None
 
 
 def rank(game: str, kind: str | None, player_id: int) -> int | None:
@@ -474,7 +531,7 @@ def _write_chunk(
     by_board: dict[str, dict[str, float]] = {built.all: {}}
     lines: dict[str, str] = {}
     for entry in chunk:
-        name, _, score, _, _, line = entry.args()
+        name, _, _, _, _, line = entry.args()
         by_board[built.all][str(name)] = -float(entry.rating)
         by_board.setdefault(built.board(entry.kind), {})[str(name)] = -float(entry.rating)
         lines[str(name)] = str(line)
@@ -486,3 +543,22 @@ def _write_chunk(
     if progress:
         progress(len(chunk))
     return len(chunk)
+
+
+def ranks(game: str, kind: str | None, player_ids: Sequence[int]) -> dict[int, int] | None:
+    """{player id: rank} of those of these players on the board (ZRANK); None when not ready."""
+    redis_client = client()
+    if redis_client is None:
+        return None
+    names = keys(game)
+    try:
+        with redis_client.pipeline(transaction=True) as pipe:
+            pipe.exists(names.ready)
+            for player_id in player_ids:
+                pipe.zrank(names.board(kind), member(player_id))
+            ready, *found = pipe.execute()
+    except redis.RedisError:
+        return None
+    if not ready:
+        return None
+    return {player_id: int(at) + 1 for player_id, at in zip(player_ids, found, strict=True) if at is not None}
