@@ -6,7 +6,7 @@ Runs on the "ops" host of that script, against the web host's API and the db hos
 
     several_hosts.py staff                          # a staff account and its API token (printed)
     several_hosts.py create --api URL --token T --count N
-    several_hosts.py cut --worker NAME --netns NS   # cut the worker host's link while it plays (via the broker)
+    several_hosts.py cut --other NAME --netns NS    # cut a worker host's link while it holds matches
     several_hosts.py wait-finished --count N --timeout S
     several_hosts.py verify --count N --held IDS    # prints one line per check and "N passed, M failed"
 
@@ -34,6 +34,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db.models import Count  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
@@ -85,26 +86,48 @@ def create(args: argparse.Namespace) -> int:
     return 0
 
 
-def cut(args: argparse.Namespace) -> int:
-    """Cuts the worker host's link once it has been playing for --min-age seconds; prints what was running.
+def _plays(worker: str) -> bool:
+    """Whether the worker is playing or holds a play task (asked through the broker)."""
+    inspect = app.control.inspect(destination=[worker], timeout=2.0, limit=1)
+    tasks = [*((inspect.active() or {}).get(worker, [])), *((inspect.reserved() or {}).get(worker, []))]
+    return any(task.get("name") == TaskName.PLAY_MATCH for task in tasks)
 
-    A play task claims its matches when it starts, so every match the cut host holds is among the
-    running matches printed (as id:attempt,...). Exits 1, cutting nothing, while the worker plays nothing.
+
+def _running() -> list[tuple[int, int]]:
+    return list(Match.objects.filter(status=Match.Status.RUNNING).order_by("pk").values_list("pk", "attempt"))
+
+
+def cut(args: argparse.Namespace) -> int:
+    """Cuts the worker host's link while it holds matches; prints them as id:attempt,...
+
+    The other worker stops taking matches meanwhile (cancel_consumer, as an operator would drain it),
+    so that once it plays nothing, every running match is the cut host's: its link is cut, then the
+    running matches are read; none (it had just finished) and the link is put back and the wait goes on.
     """
-    active = app.control.inspect(destination=[args.worker], timeout=2.0, limit=1).active() or {}
-    now = time.time()
-    playing = [
-        task
-        for task in active.get(args.worker, [])
-        if task.get("name") == TaskName.PLAY_MATCH and now - float(task.get("time_start") or now) >= args.min_age
-    ]
-    if not playing:
+    deadline = time.monotonic() + args.timeout
+    # Both workers play for a while first.
+    while _counts().get(Match.Status.FINISHED, 0) < args.after:
+        if time.monotonic() > deadline:
+            print(f"FAIL fewer than {args.after} matches finished within {args.timeout:.0f} s", file=sys.stderr)
+            return 1
+        time.sleep(0.2)
+    queue = str(settings.CELERY_TASK_DEFAULT_QUEUE)
+    app.control.cancel_consumer(queue, destination=[args.other], reply=True, timeout=5.0)
+    try:
+        while time.monotonic() < deadline:
+            if _plays(args.other) or not _running():
+                time.sleep(0.2)
+                continue
+            subprocess.run(["ip", "-n", args.netns, "link", "set", args.link, "down"], check=True)
+            held = _running()
+            if held:
+                print(",".join(f"{pk}:{attempt}" for pk, attempt in held))
+                return 0
+            subprocess.run(["ip", "-n", args.netns, "link", "set", args.link, "up"], check=True)
+        print(f"FAIL {args.netns} held no match within {args.timeout:.0f} s", file=sys.stderr)
         return 1
-    # At once: its matches could finish within seconds.
-    subprocess.run(["ip", "-n", args.netns, "link", "set", args.link, "down"], check=True)
-    running = Match.objects.filter(status=Match.Status.RUNNING).order_by("pk").values_list("pk", "attempt")
-    print(",".join(f"{pk}:{attempt}" for pk, attempt in running))
-    return 0
+    finally:
+        app.control.add_consumer(queue, destination=[args.other], reply=True, timeout=5.0)
 
 
 def _counts() -> dict[str, int]:
@@ -131,8 +154,8 @@ def wait_finished(args: argparse.Namespace) -> int:
 
 
 def verify(args: argparse.Namespace) -> int:
-    # The matches running when the link was cut, with their attempt then: those of the cut host can
-    # only finish on a later attempt (their lease expired, the sweeper requeued them).
+    # The matches the cut host held (running at the cut while the other worker played nothing), with
+    # their attempt then: they can only finish on a later attempt (lease expired, the sweeper requeued them).
     running_at_cut = dict(
         (int(pk), int(attempt)) for pk, attempt in (item.split(":") for item in args.held.split(",") if item)
     )
@@ -164,9 +187,9 @@ def verify(args: argparse.Namespace) -> int:
         ("every match finished", lambda: finished.count() == args.count, json.dumps(_counts())),
         ("no match failed", lambda: not matches.filter(status=Match.Status.FAILED).exists(), json.dumps(_counts())),
         (
-            "matches held by the cut host were finished by another, on a later attempt",
-            lambda: bool(later),
-            f"running at the cut (id: attempt) {running_at_cut}, none finished on a later attempt",
+            "every match held by the cut host was finished by another, on a later attempt",
+            lambda: bool(running_at_cut) and later == sorted(running_at_cut),
+            f"held at the cut (id: attempt) {running_at_cut}, finished on a later attempt {later}",
         ),
         (
             "one rating change per seat of every finished rated match",
@@ -177,7 +200,7 @@ def verify(args: argparse.Namespace) -> int:
         ("the ledger replays without a mismatch", lambda: not ledger_error, ledger_error),
         ("the replay counts every seated game once", lambda: games == seated, f"replay {games}, seats {seated}"),
     ]
-    print(f"  running at the cut (id: attempt): {running_at_cut}; finished on a later attempt: {later}")
+    print(f"  held by the cut host (id: attempt): {running_at_cut}; finished on a later attempt: {later}")
     passed = failed = 0
     for name, check, detail in checks:
         if check():
@@ -200,10 +223,11 @@ def main() -> int:
     command.add_argument("--count", type=int, required=True)
     command.set_defaults(run=create)
     command = commands.add_parser("cut")
-    command.add_argument("--worker", required=True)
-    command.add_argument("--netns", required=True)
+    command.add_argument("--other", required=True, help="the worker that plays on")
+    command.add_argument("--netns", required=True, help="the namespace of the host to cut off")
     command.add_argument("--link", default="eth0")
-    command.add_argument("--min-age", type=float, default=0.5)
+    command.add_argument("--after", type=int, default=4, help="finished matches before the cut")
+    command.add_argument("--timeout", type=float, default=90.0)
     command.set_defaults(run=cut)
     command = commands.add_parser("wait-finished")
     command.add_argument("--count", type=int, required=True)
