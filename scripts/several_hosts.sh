@@ -137,6 +137,11 @@ step "waiting for every match to end (w1 plays on; the sweeper requeues w2's exp
 on ops "$PY" scripts/several_hosts.py wait-finished --count "$MATCHES" --timeout 150
 
 grep -h "match sweep" "$WORK/w1.log" | sed 's/^/  w1: /' || true
+
+step "w2's link back up: it reconnects, and its lost attempts commit nothing"
+ip -n "$(ns w2)" link set eth0 up
+wait_for 90 "w2 answers through the broker again" \
+    on ops "$VENV/bin/celery" -A config inspect ping -d w2@several-hosts --timeout 2
 step "checks on the db host's database"
 on ops "$PY" scripts/several_hosts.py verify --count "$MATCHES" --held "$HELD"
 step "done in $((SECONDS - START))s"
