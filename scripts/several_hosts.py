@@ -7,6 +7,7 @@ Runs on the "ops" host of that script, against the web host's API and the db hos
     several_hosts.py staff                          # a staff account and its API token (printed)
     several_hosts.py create --api URL --token T --count N
     several_hosts.py cut --other NAME --netns NS    # cut a worker host's link while it holds matches
+    several_hosts.py idle --worker NAME             # exits 0 once the worker answers and plays nothing
     several_hosts.py wait-finished --count N --timeout S
     several_hosts.py verify --count N --held IDS    # prints one line per check and "N passed, M failed"
 
@@ -91,6 +92,11 @@ def _plays(worker: str) -> bool:
     inspect = app.control.inspect(destination=[worker], timeout=2.0, limit=1)
     tasks = [*((inspect.active() or {}).get(worker, [])), *((inspect.reserved() or {}).get(worker, []))]
     return any(task.get("name") == TaskName.PLAY_MATCH for task in tasks)
+
+
+def idle(args: argparse.Namespace) -> int:
+    """Exits 0 once the worker answers and plays nothing (its lost attempts are over)."""
+    return 1 if _plays(args.worker) or not app.control.ping(destination=[args.worker], timeout=2.0) else 0
 
 
 def _running() -> list[tuple[int, int]]:
@@ -229,6 +235,9 @@ def main() -> int:
     command.add_argument("--after", type=int, default=4, help="finished matches before the cut")
     command.add_argument("--timeout", type=float, default=90.0)
     command.set_defaults(run=cut)
+    command = commands.add_parser("idle")
+    command.add_argument("--worker", required=True)
+    command.set_defaults(run=idle)
     command = commands.add_parser("wait-finished")
     command.add_argument("--count", type=int, required=True)
     command.add_argument("--timeout", type=float, required=True)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Several machines on one: the service as five hosts in Linux network namespaces on a private LAN,
-# rated matches played across two worker hosts, one worker host cut off mid-run. Shows that nothing
-# is lost and every match is rated once (docs/deploy.md, "Several machines, tried on one").
+# rated matches played across two worker hosts, one worker host cut off mid-run and plugged back in
+# once every match is over. Shows that nothing is lost and every match is rated once
+# (docs/deploy.md, "Several machines, tried on one").
 #
 #   db   10.231.0.2  its own PostgreSQL cluster and Redis server (never the machine's)
 #   web  10.231.0.3  the API server (gunicorn with uvicorn workers) and Celery beat
@@ -140,8 +141,8 @@ grep -h "match sweep" "$WORK/w1.log" | sed 's/^/  w1: /' || true
 
 step "w2's link back up: it reconnects, and its lost attempts commit nothing"
 ip -n "$(ns w2)" link set eth0 up
-wait_for 90 "w2 answers through the broker again" \
-    on ops "$VENV/bin/celery" -A config inspect ping -d w2@several-hosts --timeout 2
+wait_for 90 "w2 answers through the broker again, its lost attempts over" \
+    on ops "$PY" scripts/several_hosts.py idle --worker w2@several-hosts
 step "checks on the db host's database"
 on ops "$PY" scripts/several_hosts.py verify --count "$MATCHES" --held "$HELD"
 step "done in $((SECONDS - START))s"
