@@ -58,3 +58,10 @@ echo "==> API fuzzing (schemathesis against a live server)" >&2
 bash scripts/fuzz_api.sh
 echo "==> pytest" >&2
 "$VENV/bin/python" -m pytest tests/ -p no:cacheprovider
+
+# --- Several machines on one: scripts/several_hosts.sh (docs/deploy.md, "Several machines, tried on one") ---
+# Five hosts in network namespaces (db with its own PostgreSQL and Redis, web, two workers, ops); rated
+# matches across both workers, one worker host's link cut while it plays; nothing lost, nothing rated twice.
+echo "==> several hosts (network namespaces; one worker host cut off mid-run)" >&2
+$SUDO bash scripts/several_hosts.sh
+# --- end of several machines ---
