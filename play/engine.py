@@ -29,7 +29,7 @@ from common.task_names import TaskName
 from games.part_du_chef import IllegalAction, State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
 from games.registry import get_game
-from play import botseats
+from play import botseats, notify
 from play.models import LiveGame
 from results.finish import commit_result
 
@@ -48,10 +48,13 @@ def create_live_match(
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     created_by: Any = None,
+    turn_seconds: int | None = None,
+    bank_seconds: int = 0,
 ) -> Match:
     """A running interactive match, through the match core's one create path; call inside the caller's
     transaction or on its own. The server draws the seed; `seed` is a deal the service fixes itself
-    (tests, benchmarks), never one taken from a request."""
+    (tests, benchmarks), never one taken from a request. `turn_seconds` and `bank_seconds` are a
+    friendly table's clock (play.clocks); a ranked table keeps the documented one."""
     with transaction.atomic():
         match = create_match(
             game=game,
@@ -69,7 +72,19 @@ def create_live_match(
         except ValueError as exc:
             raise PlayError(str(exc)) from None
         state = get_game(match.game).new_state(count, match.seed, match.options)
-        live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count, bank_ms=banks)
+        # People's banks (a friendly table's clock) sit beside the submitted bots' own.
+        banks = [
+            bank if player.kind != Player.Kind.HUMAN else 1000.0 * bank_seconds
+            for bank, player in zip(banks, players, strict=True)
+        ]
+        live = LiveGame(
+            match=match,
+            record={},
+            timeouts=[0] * count,
+            out=[False] * count,
+            bank_ms=banks,
+            turn_seconds=turn_seconds,
+        )
         _save(live, match, list(players), state, match.started_at or timezone.now())
     return match
 
@@ -96,9 +111,25 @@ def _save(live: LiveGame, match: Match, players: list[Player], state: State, now
     assert seat is not None
     person_to_act = players[seat].kind == Player.Kind.HUMAN and not live.out[seat]
     if person_to_act:
-        live.deadline = now + timedelta(seconds=float(settings.ARENA_TURN_SECONDS))
+        # The decision's seconds, then the person's bank (zero but at friendly tables with one).
+        live.deadline = now + timedelta(seconds=turn_seconds(live) + live.bank_ms[seat] / 1000.0)
     live.save()
     dispatch_turn(match.id, live.turn, live.deadline)
+    if person_to_act:
+        notify.tell_player_on_commit(players[seat].id, {"type": "your-turn", "match": match.id, "turn": live.turn})
+
+
+def turn_seconds(live: LiveGame) -> float:
+    """Seconds a person has for one decision at this table, before any bank."""
+    return float(live.turn_seconds if live.turn_seconds is not None else settings.ARENA_TURN_SECONDS)
+
+
+def _spend_bank(live: LiveGame, seat: int, now: datetime) -> None:
+    """A person answered: the time past the decision's seconds comes out of their bank."""
+    if live.deadline is None or live.bank_ms[seat] <= 0:
+        return
+    left_ms = max(0.0, (live.deadline - now).total_seconds() * 1000.0)
+    live.bank_ms[seat] = min(float(live.bank_ms[seat]), left_ms)
 
 
 def dispatch_turn(match_id: int, turn: int, deadline: datetime | None) -> None:
@@ -155,8 +186,10 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
             raise IllegalAction("you have left this game; the house plays your seat")
         state = load_state(live)
         state.apply(parsed, seat=seat)
+        now = timezone.now()
+        _spend_bank(live, seat, now)
         live.stand_in = [*live.stand_in, False]
-        _save(live, match, players, state, timezone.now())
+        _save(live, match, players, state, now)
     return live
 
 
@@ -180,6 +213,7 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
             if live.deadline is None or live.deadline > now:
                 return "not yet"
             live.timeouts[seat] += 1
+            live.bank_ms[seat] = 0.0  # the clock ran past the bank too
             if live.timeouts[seat] >= settings.ARENA_MAX_TIMEOUTS:
                 live.out[seat] = True
         state = load_state(live)

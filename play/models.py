@@ -30,6 +30,9 @@ class LiveGame(models.Model):
     # Per action taken so far: True where the stand-in decided (a person's clock ran out, or the
     # seat forfeited), so the record says who played what.
     stand_in = models.JSONField(default=list)
+    # A friendly table's clock: seconds per decision for people (null: settings.ARENA_TURN_SECONDS).
+    # A person's bank, when the table has one, is kept in `bank_ms` like a bot's.
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -56,6 +59,12 @@ class FriendlyTable(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The clock chosen by the host (play.clocks): seconds per decision and each person's bank.
+    turn_seconds = models.PositiveIntegerField(default=60)
+    bank_seconds = models.PositiveIntegerField(default=0)
+    # Who cancelled a table that had not started (a guest declining, or the host), and when.
+    declined_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]

@@ -6,18 +6,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from arena.errors import NotSeated, PlayError
 from arena.matches import check_seating, resolve_game
 from arena.models import Match, Player
 from arena.people import person_of
 from arena.seats import Where
-from play import engine
+from play import clocks, engine
+from play.clocks import Clock
 from play.models import FriendlyTable, TableSeat
 
 
-def open_table(user: Any, game: str, guests: Sequence[object], options: object = None) -> FriendlyTable:
+def open_table(
+    user: Any, game: str, guests: Sequence[object], options: object = None, clock: Clock | None = None
+) -> FriendlyTable:
     spec = resolve_game(game)
+    clock = clock or clocks.choice(None)
     host = person_of(user)
     if not isinstance(guests, list | tuple) or any(isinstance(g, bool) or not isinstance(g, int) for g in guests):
         raise PlayError("guests must be a list of player ids")
@@ -42,7 +47,9 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
     )
     normalised = seating.options
     with transaction.atomic():
-        table = FriendlyTable.objects.create(host=host, game=spec.key, options=normalised)
+        table = FriendlyTable.objects.create(
+            host=host, game=spec.key, options=normalised, turn_seconds=clock.seconds, bank_seconds=clock.bank
+        )
         seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
         for seat, guest_id in enumerate(ids, start=1):
             guest = found[guest_id]
@@ -77,11 +84,13 @@ def accept(user: Any, table_id: int) -> FriendlyTable:
 def decline(user: Any, table_id: int) -> FriendlyTable:
     """A guest declining, or the host closing, cancels a table that has not started."""
     with transaction.atomic():
-        table, _ = _locked_table(user, table_id)
+        table, seat = _locked_table(user, table_id)
         if table.status != FriendlyTable.Status.OPEN:
             raise PlayError(f"table {table_id} is {table.status}")
         table.status = FriendlyTable.Status.CANCELLED
-        table.save(update_fields=["status"])
+        table.declined_by = seat.player
+        table.closed_at = timezone.now()
+        table.save(update_fields=["status", "declined_by", "closed_at"])
     return table
 
 
@@ -95,6 +104,8 @@ def _start_when_ready(table: FriendlyTable) -> None:
         players=[seat.player for seat in seats],
         options=table.options,
         created_by=table.host.owner,
+        turn_seconds=table.turn_seconds,
+        bank_seconds=table.bank_seconds,
     )
     table.status = FriendlyTable.Status.STARTED
     table.match = match
