@@ -89,3 +89,44 @@ class TableSeat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of table {self.table_id}: {self.player_id}"
+
+
+class ChatMessage(models.Model):
+    """A message said at a table, kept with the game but never in its record.
+
+    The players' channel is for the people seated; the spectators' channel for everyone else. During a
+    rated game each side reads only its own channel (no one coaches a player); afterwards, and at
+    friendly tables, spectators read the players too.
+    """
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", "players"
+        SPECTATORS = "spectators", "spectators"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=16, choices=Channel.choices)
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["match", "channel", "id"], name="chat_by_table")]
+
+    def __str__(self) -> str:
+        return f"{self.author_id} at match {self.match_id}: {self.text[:40]}"
+
+
+class ChatReport(models.Model):
+    """A message reported to the staff: the admin's queue of reports, oldest unhandled first."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")]
+        indexes = [models.Index(fields=["handled", "id"], name="chat_report_queue")]
+
+    def __str__(self) -> str:
+        return f"report of message {self.message_id} by {self.reporter_id}"

@@ -305,8 +305,16 @@
   var streaming = false;
   if (window.EventSource && panel.dataset.eventsUrl) {
     var source = new EventSource(panel.dataset.eventsUrl);
-    source.addEventListener("ready", function () { streaming = true; document.documentElement.dataset.live = "on"; refresh(false); });
-    source.onmessage = function () { refresh(false); };
+    source.addEventListener("ready", function () {
+      streaming = true; document.documentElement.dataset.live = "on"; refresh(false);
+      window.dispatchEvent(new CustomEvent("table-chat"));
+    });
+    source.onmessage = function (message) {
+      var event = {};
+      try { event = JSON.parse(message.data); } catch (e) { /* an update all the same */ }
+      if (event.type === "chat") { window.dispatchEvent(new CustomEvent("table-chat")); return; }
+      refresh(false);
+    };
     source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
   }
   bind();
