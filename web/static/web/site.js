@@ -48,14 +48,20 @@
 
   if (window.EventSource && box.dataset.eventsUrl) {
     var source = new EventSource(box.dataset.eventsUrl);
-    source.addEventListener("ready", load);
+    source.addEventListener("ready", function () { box.dataset.listening = "on"; load(); });
     source.onmessage = function (message) {
       var event = {};
       try { event = JSON.parse(message.data); } catch (e) { return; }
       if (event.type === "lobby") load();
       else if (event.type === "your-turn") {
         var here = window.location.pathname === "/play/" + event.match + "/";
-        if (!here || document.hidden) notify(box.dataset.yourTurn.replace("{match}", event.match), "/play/" + event.match + "/");
+        var text = box.dataset.yourTurn.replace("{match}", event.match), url = "/play/" + event.match + "/";
+        if (!here) {
+          // Said on the page too, as a link to the table.
+          var notice = document.getElementById("turn-notice");
+          if (notice) { notice.firstChild.textContent = text; notice.firstChild.href = url; notice.hidden = false; }
+        }
+        if (!here || document.hidden) notify(text, url);
       }
     };
   } else {
