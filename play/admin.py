@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from arena.admin import SecretFieldsAdmin
 from arena.models import Match
-from play.models import FriendlyTable, LiveGame, TableSeat
+from play.models import ChatMessage, ChatReport, FriendlyTable, LiveGame, TableSeat
 
 
 @admin.register(LiveGame)
@@ -30,3 +30,29 @@ class FriendlyTableAdmin(admin.ModelAdmin[FriendlyTable]):
     list_filter = ["status"]
     raw_id_fields = ["host", "match"]
     inlines = [TableSeatInline]
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin[ChatReport]):
+    """The queue of reported chat messages: unhandled first, oldest first."""
+
+    list_display = ["id", "message_text", "author", "reporter", "created_at", "handled"]
+    list_filter = ["handled"]
+    list_editable = ["handled"]
+    ordering = ["handled", "id"]
+    raw_id_fields = ["message", "reporter"]
+
+    @admin.display(description="message")
+    def message_text(self, obj: ChatReport) -> str:
+        return obj.message.text
+
+    @admin.display(description="author")
+    def author(self, obj: ChatReport) -> str:
+        return obj.message.author.name
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
+    list_display = ["id", "match", "author", "channel", "text", "created_at"]
+    list_filter = ["channel"]
+    raw_id_fields = ["match", "author"]

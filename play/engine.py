@@ -31,7 +31,7 @@ from common.task_names import TaskName
 from games.part_du_chef import State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
 from games.registry import get_game
-from play import botseats, events
+from play import botseats, events, notify
 from play.models import LiveGame
 from results.finish import commit_result
 
@@ -50,10 +50,13 @@ def create_live_match(
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     created_by: Any = None,
+    turn_seconds: int | None = None,
+    bank_seconds: int = 0,
 ) -> Match:
     """A running interactive match, through the match core's one create path; call inside the caller's
     transaction or on its own. The server draws the seed; `seed` is a deal the service fixes itself
-    (tests, benchmarks), never one taken from a request."""
+    (tests, benchmarks), never one taken from a request. `turn_seconds` and `bank_seconds` are a
+    friendly table's clock (play.clocks); a ranked table keeps the documented one."""
     with transaction.atomic():
         match = create_match(
             game=game,
@@ -68,7 +71,19 @@ def create_live_match(
         # Submitted bots play the version they had when the table was formed, whatever comes later.
         banks = botseats.pin_versions(match.id, players)
         state = get_game(match.game).new_state(count, match.seed, match.options)
-        live = LiveGame(match=match, record={}, timeouts=[0] * count, out=[False] * count, bank_ms=banks)
+        # People's banks (a friendly table's clock) sit beside the submitted bots' own.
+        banks = [
+            bank if player.kind != Player.Kind.HUMAN else 1000.0 * bank_seconds
+            for bank, player in zip(banks, players, strict=True)
+        ]
+        live = LiveGame(
+            match=match,
+            record={},
+            timeouts=[0] * count,
+            out=[False] * count,
+            bank_ms=banks,
+            turn_seconds=turn_seconds,
+        )
         _save(live, match, list(players), state, match.started_at or timezone.now(), decided_by=None)
         events.publish_on_commit(
             events.TableFormed(match.id, tuple(player.id for player in players), events.accounts_of(players))
@@ -105,9 +120,25 @@ def _save(
     assert seat is not None
     person_to_act = players[seat].is_person and not live.out[seat]
     if person_to_act:
-        live.deadline = now + timedelta(seconds=float(settings.ARENA_TURN_SECONDS))
+        # The decision's seconds, then the person's bank (zero but at friendly tables with one).
+        live.deadline = now + timedelta(seconds=turn_seconds(live) + live.bank_ms[seat] / 1000.0)
     live.save()
     dispatch_turn(match.id, live.turn, live.deadline)
+    if person_to_act:
+        notify.tell_player_on_commit(players[seat].id, {"type": "your-turn", "match": match.id, "turn": live.turn})
+
+
+def turn_seconds(live: LiveGame) -> float:
+    """Seconds a person has for one decision at this table, before any bank."""
+    return float(live.turn_seconds if live.turn_seconds is not None else settings.ARENA_TURN_SECONDS)
+
+
+def _spend_bank(live: LiveGame, seat: int, now: datetime) -> None:
+    """A person answered: the time past the decision's seconds comes out of their bank."""
+    if live.deadline is None or live.bank_ms[seat] <= 0:
+        return
+    left_ms = max(0.0, (live.deadline - now).total_seconds() * 1000.0)
+    live.bank_ms[seat] = min(float(live.bank_ms[seat]), left_ms)
 
 
 def dispatch_turn(match_id: int, turn: int, deadline: datetime | None) -> None:
@@ -164,7 +195,9 @@ def submit_action(match_id: int, player: Player, turn: object, action: object) -
             raise PlayError("you have left this game; the house plays your seat")
         state = load_state(live)
         state.apply(parsed, seat=seat)
-        _save(live, match, players, state, timezone.now(), LiveGame.DecidedBy.SEAT)
+        now = timezone.now()
+        _spend_bank(live, seat, now)
+        _save(live, match, players, state, now, LiveGame.DecidedBy.SEAT)
     return live
 
 
@@ -192,6 +225,7 @@ def play_turn(match_id: int, turn: int, now: datetime | None = None) -> str:
                 return "not yet"
             decided_by = LiveGame.DecidedBy.CLOCK
             live.timeouts[seat] += 1
+            live.bank_ms[seat] = 0.0  # the clock ran past the bank too
             if live.timeouts[seat] >= settings.ARENA_MAX_TIMEOUTS:
                 live.out[seat] = True
         state = load_state(live)

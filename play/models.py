@@ -39,6 +39,9 @@ class LiveGame(models.Model):
     # Per action taken so far, a DecidedBy value, recorded by the engine as it decides: the result
     # names the stand-in's moves and the table's log says why the house played them.
     decided_by = models.JSONField(default=list)
+    # A friendly table's clock: seconds per decision for people (null: settings.ARENA_TURN_SECONDS).
+    # A person's bank, when the table has one, is kept in `bank_ms` like a bot's.
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -70,6 +73,12 @@ class FriendlyTable(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The clock chosen by the host (play.clocks): seconds per decision and each person's bank.
+    turn_seconds = models.PositiveIntegerField(default=60)
+    bank_seconds = models.PositiveIntegerField(default=0)
+    # Who cancelled a table that had not started (a guest declining, or the host), and when.
+    declined_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
@@ -94,3 +103,44 @@ class TableSeat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of table {self.table_id}: {self.player_id}"
+
+
+class ChatMessage(models.Model):
+    """A message said at a table, kept with the game but never in its record.
+
+    The players' channel is for the people seated; the spectators' channel for everyone else. During a
+    rated game each side reads only its own channel (no one coaches a player); afterwards, and at
+    friendly tables, spectators read the players too.
+    """
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", "players"
+        SPECTATORS = "spectators", "spectators"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=16, choices=Channel.choices)
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["match", "channel", "id"], name="chat_by_table")]
+
+    def __str__(self) -> str:
+        return f"{self.author_id} at match {self.match_id}: {self.text[:40]}"
+
+
+class ChatReport(models.Model):
+    """A message reported to the staff: the admin's queue of reports, oldest unhandled first."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")]
+        indexes = [models.Index(fields=["handled", "id"], name="chat_report_queue")]
+
+    def __str__(self) -> str:
+        return f"report of message {self.message_id} by {self.reporter_id}"

@@ -8,18 +8,23 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from arena.errors import LimitReached, NotSeated, PlayError
 from arena.matches import check_count, check_seating, resolve_game
 from arena.models import Match, Player
 from arena.people import person_of
 from arena.seats import Where
-from play import engine, events
+from play import clocks, engine, events
+from play.clocks import Clock
 from play.models import FriendlyTable, TableSeat
 
 
-def open_table(user: Any, game: str, guests: Sequence[object], options: object = None) -> FriendlyTable:
+def open_table(
+    user: Any, game: str, guests: Sequence[object], options: object = None, clock: Clock | None = None
+) -> FriendlyTable:
     spec = resolve_game(game)
+    clock = clock or clocks.choice(None)
     host = person_of(user)
     if not isinstance(guests, list | tuple) or any(isinstance(g, bool) or not isinstance(g, int) for g in guests):
         raise PlayError("guests must be a list of player ids")
@@ -44,7 +49,9 @@ def open_table(user: Any, game: str, guests: Sequence[object], options: object =
     normalised = seating.options
     with transaction.atomic():
         _check_open_tables(host)
-        table = FriendlyTable.objects.create(host=host, game=spec.key, options=normalised)
+        table = FriendlyTable.objects.create(
+            host=host, game=spec.key, options=normalised, turn_seconds=clock.seconds, bank_seconds=clock.bank
+        )
         seats = [TableSeat(table=table, seat=0, player=host, accepted=True)]
         for seat, guest_id in enumerate(ids, start=1):
             guest = found[guest_id]
@@ -96,11 +103,13 @@ def accept(user: Any, table_id: int) -> FriendlyTable:
 def decline(user: Any, table_id: int) -> FriendlyTable:
     """A guest declining, or the host closing, cancels a table that has not started."""
     with transaction.atomic():
-        table, _ = _locked_table(user, table_id)
+        table, seat = _locked_table(user, table_id)
         if table.status != FriendlyTable.Status.OPEN:
             raise PlayError(f"table {table_id} is {table.status}")
         table.status = FriendlyTable.Status.CANCELLED
-        table.save(update_fields=["status"])
+        table.declined_by = seat.player
+        table.closed_at = timezone.now()
+        table.save(update_fields=["status", "declined_by", "closed_at"])
         _tell_seated(table, "declined")
     return table
 
@@ -115,6 +124,8 @@ def _start_when_ready(table: FriendlyTable) -> None:
         players=[seat.player for seat in seats],
         options=table.options,
         created_by=table.host.owner,
+        turn_seconds=table.turn_seconds,
+        bank_seconds=table.bank_seconds,
     )
     table.status = FriendlyTable.Status.STARTED
     table.match = match

@@ -43,7 +43,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from arena.models import Match, MatchSeat  # noqa: E402
 from common.task_names import TaskName  # noqa: E402
 from config.celery import app  # noqa: E402
-from ratings.ledger import replay_ledger  # noqa: E402
+from ratings.ledger import Replayed, replay_ledger  # noqa: E402
 from ratings.models import RatingChange  # noqa: E402
 
 GAME = "part-du-chef"
@@ -179,12 +179,12 @@ def verify(args: argparse.Namespace) -> int:
         if attempt > running_at_cut[pk]
     )
     ledger_error = ""
-    replayed: dict[int, tuple[float, int]] = {}
+    replayed: dict[int, Replayed] = {}
     try:
         replayed = replay_ledger(GAME)
     except Exception as exc:  # the check reports any failure of the replay, whatever its kind
         ledger_error = f"{type(exc).__name__}: {exc}"
-    games = {pk: games for pk, (_rating, games) in replayed.items()}
+    games = {pk: state.games for pk, state in replayed.items()}
     seated: dict[int, int] = {}
     for player_id in MatchSeat.objects.filter(match__in=rated).values_list("player_id", flat=True):
         seated[player_id] = seated.get(player_id, 0) + 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -14,6 +16,13 @@ class SignUpForm(UserCreationForm[User]):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]  # the stubs leave out the form's Meta
         model = User
         fields = ["username"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The name is also the player's name: 64 characters at most, said where it is typed.
+        field = self.fields["username"]
+        field.widget.attrs["maxlength"] = "64"
+        field.help_text = _("Up to 64 characters. Letters, digits and @/./+/-/_ only.")
 
     def clean_username(self) -> str:
         name: str = self.cleaned_data["username"]

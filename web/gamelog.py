@@ -49,7 +49,9 @@ def entries(final: State, who: sentences.Seats, house: dict[int, str] | None = N
             Entry(
                 step.index + 1,
                 "move",
-                sentences.move(step.action, step.seat, step.pizza, who, step.portion, house.get(step.index)),
+                sentences.move(
+                    step.action, step.seat, step.pizza, who, step.portion, house.get(step.index), step.before
+                ),
                 mine=step.seat == who.viewer,
             )
         )

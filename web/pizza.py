@@ -206,16 +206,19 @@ def ring(
         )
         if gap_buttons:
             bx, by = _point(c, c, outer + 2, a)
+            # Gaps are numbered from 1, as seats and portions are: gap 1 is at the top.
             gap_title = _("Cut at gap %(n)d, between %(left)s and %(right)s") % {
-                "n": gap,
+                "n": gap + 1,
                 "left": describe(slices[gap - 1]),
                 "right": describe(slices[gap]),
             }
             # An invisible ring around the dot makes a 50 px touch target without covering the slices.
             parts.append(
                 f'<circle class="gap-hit" data-gap="{gap}" cx="{_f(bx)}" cy="{_f(by)}" r="25" aria-hidden="true"/>'
-                f'<circle class="gap-button" data-gap="{gap}" cx="{_f(bx)}" cy="{_f(by)}" r="11">'
-                f"<title>{escape(gap_title)}</title></circle>"
+                f'<g class="gap-button" data-gap="{gap}" role="button" aria-pressed="false" '
+                f'aria-label="{escape(gap_title)}"><title>{escape(gap_title)}</title>'
+                f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="11"/>'
+                f'<text x="{_f(bx)}" y="{_f(by)}" dy=".35em" class="gap-number" aria-hidden="true">{gap + 1}</text></g>'
             )
     parts.append("</svg>")
     return mark_safe("".join(parts))

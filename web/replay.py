@@ -49,7 +49,7 @@ def frames(record: dict[str, Any]) -> list[Frame]:
         if isinstance(step.action, Cut):
             cuts = cuts[:]
             cuts[step.pizza] = list(step.action.cuts)
-        text = sentences.move(step.action, step.seat, step.pizza, who, step.portion)
+        text = sentences.move(step.action, step.seat, step.pizza, who, step.portion, owners=step.before)
         if step.state.pizza != step.pizza:
             totals = [int(score.total) for score in step.state.scores()]
             text += " " + sentences.pizza_over(step.pizza, who, totals)

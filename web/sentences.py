@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.part_du_chef import DECK, Cut, Take
+from games.part_du_chef import DECK, KIND_NAMES, Cut, Take
 from web.pizza import sort_name
 
 
@@ -65,10 +65,13 @@ def move(
     who: Seats,
     portion: Sequence[int] = (),
     house: str | None = None,
+    owners: Sequence[int] | None = None,
 ) -> str:
     """One decision as a sentence: a cut, or a take with what was eaten, kept and stolen, and a swap.
 
-    `house` says why the house played it: "clock" (the person's time ran out) or "left".
+    `house` says why the house played it: "clock" (the person's time ran out) or "left". `owners`
+    are the slices' owners before the decision (seat, or -1): with them a La Marianne swap says
+    whose slices were taken and who received each slice given.
     """
     name = who(seat)
     if isinstance(action, Cut):
@@ -80,7 +83,7 @@ def move(
             "who": name,
             "pizza": pizza_number(pizza),
             "n": len(action.cuts),
-            "gaps": ", ".join(str(c) for c in action.cuts),
+            "gaps": ", ".join(str(c + 1) for c in action.cuts),  # numbered from 1, as on the pizza
         }
     else:
         kept = [s for s in portion if s not in action.eat]
@@ -91,7 +94,12 @@ def move(
             parts.append(_("kept %(slices)s") % {"slices": slice_list(kept)})
         text = ", ".join(parts) + "."
         for steal in action.steals:
-            if steal.victim == who.viewer:
+            if seat == who.viewer:
+                text += " " + _("Your double finisher stole %(slice)s from %(victim)s.") % {
+                    "slice": slice_name(steal.slice),
+                    "victim": who(steal.victim),
+                }
+            elif steal.victim == who.viewer:
                 text += " " + _("Their double finisher stole your %(slice)s.") % {"slice": slice_name(steal.slice)}
             else:
                 text += " " + _("Their double finisher stole %(slice)s from %(victim)s.") % {
@@ -99,16 +107,40 @@ def move(
                     "victim": who(steal.victim),
                 }
     if action.marianne is not None:
-        text += " " + _("La Marianne: %(who)s gave %(give)s and took %(take)s.") % {
-            "who": name,
-            "give": slice_list(action.marianne.give),
-            "take": slice_list(action.marianne.take),
-        }
+        text += " " + _marianne(action.marianne.give, action.marianne.take, name, who, owners)
     if house == "clock":
         text += " " + _("(The clock ran out: the house played this for %(who)s.)") % {"who": name}
     elif house == "left":
         text += " " + _("(%(who)s has left: the house plays the seat.)") % {"who": name}
     return text
+
+
+def _swapped(sid: int) -> str:
+    """A slice given or taken with La Marianne; the burnt slice says what it costs."""
+    if KIND_NAMES[DECK[sid].kind] == "burnt":
+        return _("%(slice)s (−3)") % {"slice": slice_name(sid)}
+    return slice_name(sid)
+
+
+def _marianne(
+    give: Sequence[int], take: Sequence[int], name: str, who: Seats, owners: Sequence[int] | None
+) -> str:
+    """La Marianne's swap: `give[i]` goes to the owner of `take[i]`, who loses `take[i]`."""
+    if owners is None:
+        return _("La Marianne: %(who)s gave %(give)s and took %(take)s.") % {
+            "who": name,
+            "give": ", ".join(_swapped(s) for s in give),
+            "take": ", ".join(_swapped(s) for s in take),
+        }
+    pairs = [
+        _("%(victim)s received %(give)s and lost %(take)s") % {
+            "victim": who(owners[taken]),
+            "give": _swapped(given),
+            "take": _swapped(taken),
+        }
+        for given, taken in zip(give, take, strict=True)
+    ]
+    return _("La Marianne: %(who)s swapped slices; %(pairs)s.") % {"who": name, "pairs": "; ".join(pairs)}
 
 
 def deal() -> str:
@@ -132,8 +164,13 @@ def pizza_over(pizza: int, who: Seats, totals: Sequence[int]) -> str:
     }
 
 
-def place(rank: int, players: int) -> str:
-    """Where the viewer finished."""
+def place(rank: int, players: int, *, left: bool = False) -> str:
+    """Where the viewer finished; one who left is ranked below everyone who stayed."""
+    if left:
+        return _("You left the game: you forfeit and are ranked number %(rank)d of %(n)d.") % {
+            "rank": rank,
+            "n": players,
+        }
     if rank == 1:
         return _("You won: first of %(n)d.") % {"n": players}
     return _("You finished number %(rank)d of %(n)d.") % {"rank": rank, "n": players}

@@ -9,11 +9,12 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from arena.models import MatchSeat
-from games.part_du_chef import DECK
-from play.engine import TableState
+from games.part_du_chef import DECK, Cut, Take
+from games.part_du_chef.state import portions_of
+from play.engine import TableState, turn_seconds
 from play.models import LiveGame
 from play.snapshot import snapshot
-from web import gamelog, pizza, sentences
+from web import gamelog, notices, pizza, sentences
 
 
 def seat_marks(table: TableState) -> list[str]:
@@ -66,7 +67,14 @@ def context(table: TableState) -> dict[str, Any]:
                 }
             )
     marianne = None
-    if legal and legal["marianne"]["can_use"]:
+    # The card is offered only when there is something to swap: two slices to give, two to take.
+    largest = max((len(o["slices"]) for o in legal["portions"]), default=0) if legal and legal["phase"] == "take" else 0
+    if (
+        legal
+        and legal["marianne"]["can_use"]
+        and len(legal["marianne"]["take"]) >= 2
+        and len(legal["marianne"]["give"]) + largest >= 2
+    ):
         marianne = {
             "give": [{"id": s, "label": pizza.describe(s), "portion": None} for s in legal["marianne"]["give"]]
             # The swap comes after the take: the slices kept from the portion taken can be given too.
@@ -131,7 +139,12 @@ def context(table: TableState) -> dict[str, Any]:
     return {
         "finished": finished,
         "standings": standings,
-        "place_line": sentences.place(mine["rank"], len(players)) if finished and mine and mine["rank"] else "",
+        "place_line": (
+            sentences.place(mine["rank"], len(players), left=mine["forfeited"])
+            if finished and mine and mine["rank"]
+            else ""
+        ),
+        "left_game": left and not finished,
         "again": {
             "guests": ", ".join(p["player"].name for p in players if not p["me"]),
             "marianne": bool(table.live.match.options.get("marianne")),
@@ -159,6 +172,7 @@ def context(table: TableState) -> dict[str, Any]:
         "gaps": [
             {
                 "number": gap,
+                "label": gap + 1,
                 "between": _("between %(left)s and %(right)s")
                 % {"left": sentences.slice_name(ring_ids[gap - 1]), "right": sentences.slice_name(ring_ids[gap])},
             }
@@ -175,6 +189,8 @@ def context(table: TableState) -> dict[str, Any]:
         "players": players,
         "to_act_name": table.players[to_act].name if to_act is not None else "",
         "unseen": _still_to_come(state, obs["pizza"]),
+        "earlier": _earlier_pizzas(state, obs["pizza"], marks, who),
+        "clock": notices.clock_label(int(turn_seconds(table.live)), _bank_left(table)),
     }
 
 
@@ -183,6 +199,57 @@ def house_moves(live: LiveGame) -> dict[int, str]:
     "clock" when a person's time ran out, "left" once the seat was out (a bot's forfeit included)."""
     said = {LiveGame.DecidedBy.CLOCK: "clock", LiveGame.DecidedBy.LEFT: "left", LiveGame.DecidedBy.FORFEIT: "left"}
     return {index: said[cause] for index, cause in enumerate(live.decided_by) if cause in said}
+
+
+def _bank_left(table: TableState) -> int:
+    """Seconds left in the viewer's bank (a person at a friendly table with a bank), else 0."""
+    if table.seat is None or table.players[table.seat].kind != "human":
+        return 0
+    return int(table.live.bank_ms[table.seat] / 1000)
+
+
+def _earlier_pizzas(state: Any, current: int, marks: list[str], who: sentences.Seats) -> list[dict[str, Any]]:
+    """The pizzas already shared out in this game (public: everyone saw them), each with its cut, who
+    took which portion, and where its slices are now (kept by, eaten by)."""
+    cuts: dict[int, tuple[int, ...]] = {}
+    takers: dict[int, list[tuple[int, int]]] = {}
+    for seat, number, action in state.history:
+        if isinstance(action, Cut):
+            cuts[number] = tuple(action.cuts)
+        elif isinstance(action, Take):
+            takers.setdefault(number, []).append((action.portion, seat))
+    out = []
+    for number in range(min(current, len(state.pizzas))):
+        ring_ids = list(state.pizzas[number])
+        slice_states = {}
+        for sid in ring_ids:
+            eaten_by = next((seat for seat, eaten in enumerate(state.eaten) if sid in eaten), None)
+            if eaten_by is not None:
+                slice_states[sid] = pizza.SliceState(eaten_by=eaten_by)
+            elif state.owner[sid] >= 0:
+                slice_states[sid] = pizza.SliceState(owner=state.owner[sid])
+        ring_cuts = cuts.get(number, ())
+        parts = portions_of(tuple(ring_ids), ring_cuts) if ring_cuts else ()
+        out.append(
+            {
+                "number": number + 1,
+                "ring": pizza.ring(
+                    ring_ids,
+                    label=_("Pizza %(n)d of 5") % {"n": number + 1},
+                    states=slice_states,
+                    cuts=ring_cuts,
+                    size=220,
+                    seat_marks=marks,
+                    pizza=number,
+                ),
+                "taken": [
+                    {"number": portion + 1, "who": who(seat), "chips": pizza.chips(parts[portion])}
+                    for portion, seat in sorted(takers.get(number, []))
+                    if portion < len(parts)
+                ],
+            }
+        )
+    return out
 
 
 class FormProblem(Exception):

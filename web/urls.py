@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from accounts.web import ThrottledLoginView
-from web import streams, views
+from web import chat, streams, views
 
 app_name = "web"
 
@@ -21,6 +21,11 @@ urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/<int:match_id>/", views.play_page, name="play"),
     path("play/<int:match_id>/panel/", views.play_panel, name="play-panel"),
+    path("play/<int:match_id>/chat/", chat.messages, name="chat"),
+    path("play/<int:match_id>/chat/say/", chat.say, name="chat-say"),
+    path("play/<int:match_id>/chat/<int:message_id>/report/", chat.report, name="chat-report"),
+    path("now-playing/", views.now_playing, name="now-playing"),
+    path("notices/", views.notices_fragment, name="notices"),
     path("events/me/", streams.my_events, name="my-events"),
     path("events/tables/<int:match_id>/", streams.table_events, name="table-events"),
     path("rules/", views.rules, name="rules"),

@@ -28,11 +28,12 @@ from games.part_du_chef.state import portions_of
 from games.registry import GameSpec, UnknownGame, all_games, get_game
 from matchmaking import people as people_queue
 from matchmaking.house import patience as house_patience
-from play import engine, tables
-from play.models import FriendlyTable
+from play import clocks, engine, tables
+from play.events import playing_key
+from play.models import LiveGame
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
-from web import charts, pizza, replay, search, sentences
+from web import charts, guests, notices, pizza, replay, search, sentences
 from web.bots import owner_bots
 from web.forms import SignUpForm
 from web.table import FormProblem, action_from_form, context
@@ -85,7 +86,8 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
     kind = request.GET.get("kind") or None
     if kind not in (None, *Player.Kind.values):
         kind = None
-    query = request.GET.get("q", "").strip()[:64]
+    # A NUL cannot be in a name, and PostgreSQL refuses it in a query: it is dropped.
+    query = request.GET.get("q", "").replace("\x00", "").strip()[:64]
     try:
         number = max(1, int(request.GET.get("page", "1")))
     except ValueError:
@@ -257,14 +259,16 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 ),
             }
         )
-    # The final scores in placing order (the seat is the tie-break).
-    rows.sort(key=lambda row: (row["seat"].rank or len(rows) + 1, row["seat"].seat))
+    # The replay's players in seat order (its first column is the seat); the final scores in placing
+    # order (the seat is the tie-break).
+    placed = sorted(rows, key=lambda row: (row["seat"].rank or len(rows) + 1, row["seat"].seat))
     return render(
         request,
         "web/match.html",
         {
             "match": match,
             "rows": rows,
+            "placed": placed,
             "rings": rings,
             "frame": frame,
             "step": step,
@@ -298,6 +302,10 @@ def play_page(request: HttpRequest, match_id: int) -> HttpResponse:
     table, player = _table(request, match_id)
     if request.method == "POST":
         return _play_post(request, table, player)
+    if table.live.to_act is None and player is not None and request.user.is_authenticated:
+        # The game is over: the header no longer leads here (should the note of its end be missed).
+        if cache.get(playing_key(request.user.pk)) == match_id:
+            cache.delete(playing_key(request.user.pk))
     return render(request, "web/play.html", {"match": table.live.match, **context(table)})
 
 
@@ -347,6 +355,8 @@ def _form_number(request: HttpRequest, name: str) -> int:
 def lobby(request: HttpRequest) -> HttpResponse:
     player = person_of(request.user)
     if request.method == "POST":
+        if "open" in request.POST:
+            return _open_table(request, player)
         try:
             if "leave" in request.POST:
                 people_queue.leave(request.user)
@@ -354,16 +364,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 people_queue.join(
                     request.user, request.POST.get("game", DEFAULT_GAME), _form_number(request, "table_size")
                 )
-            elif "open" in request.POST:
-                names = [n.strip() for n in request.POST.get("guests", "").split(",") if n.strip()]
-                found = dict(Player.objects.filter(name__in=names).values_list("name", "id"))
-                missing = [name for name in names if name not in found]
-                if missing:
-                    raise FormProblem(sentences.Refusal(_("No player named %(name)s.") % {"name": missing[0]}))
-                options = {"marianne": request.POST.get("marianne") == "on"}
-                tables.open_table(request.user, DEFAULT_GAME, [found[name] for name in names], options)
             elif "accept" in request.POST:
-                tables.accept(request.user, _form_number(request, "accept"))
+                table = tables.accept(request.user, _form_number(request, "accept"))
+                if table.match_id is not None:  # everyone has accepted: the game starts at once
+                    return redirect("web:play", match_id=table.match_id)
             elif "decline" in request.POST:
                 tables.decline(request.user, _form_number(request, "decline"))
         except FormProblem as exc:
@@ -371,27 +375,92 @@ def lobby(request: HttpRequest) -> HttpResponse:
         except ArenaError as exc:
             messages.error(request, str(exc))
         return redirect("web:lobby")
-    status = people_queue.status(request.user)
-    invitations = (
-        FriendlyTable.objects.filter(seats__player=player, status=FriendlyTable.Status.OPEN)
-        .prefetch_related("seats__player")
-        .order_by("-id")[:20]
-    )
+    return _lobby_page(request, player)
+
+
+def _open_table(request: HttpRequest, player: Player) -> HttpResponse:
+    """A friendly table for the guests named; a problem with the names is told beside the field, in the
+    page's language, and the names typed stay in it."""
+    raw = request.POST.get("guests", "")[:500]
+    marianne = request.POST.get("marianne") == "on"
+    clock = clocks.choice(request.POST.get("clock"))
+    checked = guests.check(get_game(DEFAULT_GAME), player, guests.split(raw))
+    error = checked.error
+    if not error:
+        try:
+            tables.open_table(request.user, DEFAULT_GAME, checked.ids, {"marianne": marianne}, clock=clock)
+        except ArenaError as exc:
+            error = _("This table cannot be opened: %(reason)s") % {"reason": str(exc)}
+    if error:
+        form = {"guests": raw, "marianne": marianne, "clock": clock.key, "error": error}
+        return _lobby_page(request, player, form, status=400)
+    return redirect("web:lobby")
+
+
+def _lobby_page(
+    request: HttpRequest, player: Player, form: dict[str, Any] | None = None, status: int = 200
+) -> HttpResponse:
+    queue = people_queue.status(request.user)
+    told = notices.for_player(player)
     return render(
         request,
         "web/lobby.html",
         {
             "player": player,
-            "status": status,
+            "status": queue,
             "games": all_games(),
             "sizes": [2, 3, 4, 5],
-            "invitations": [
-                {"table": t, "mine": next(s for s in t.seats.all() if s.player_id == player.id)} for t in invitations
-            ],
+            "invitations": told["invitations"],
+            "declined": told["declined"],
             "bots": Player.objects.filter(kind=Player.Kind.BOT, owner=None).exclude(builtin="").order_by("id")[:10],
             "house_bots_after": house_patience(people=True),
+            "form": form or {"guests": "", "marianne": False, "clock": clocks.DEFAULT, "error": ""},
+            "clocks": [{"key": c.key, "label": notices.clock_label(c.seconds, c.bank)} for c in clocks.CLOCKS],
         },
+        status=status,
     )
+
+
+NOW_PLAYING_LIMIT = 50
+
+
+def now_playing(request: HttpRequest) -> HttpResponse:
+    """Tables being played now, for anyone to watch: players, ratings, the pizza on the table."""
+    games = list(
+        LiveGame.objects.filter(match__status=Match.Status.RUNNING, to_act__isnull=False)
+        .select_related("match")
+        .defer("record", "match__record")
+        .order_by("-match_id")[:NOW_PLAYING_LIMIT]
+    )
+    ids = [game.match_id for game in games]
+    seats: dict[int, list[MatchSeat]] = {}
+    for seat in MatchSeat.objects.filter(match_id__in=ids).select_related("player").order_by("match_id", "seat"):
+        seats.setdefault(seat.match_id, []).append(seat)
+    ratings = {
+        (r.player_id, r.game): r.rating
+        for r in Rating.objects.filter(player_id__in={s.player_id for group in seats.values() for s in group})
+    }
+    rows = []
+    for game in games:
+        seated = seats.get(game.match_id, [])
+        count = max(1, len(seated))
+        rows.append(
+            {
+                "match": game.match,
+                # A pizza takes one cut and one take per player: the decisions so far say which is on the table.
+                "pizza": min(5, game.turn // (count + 1) + 1),
+                "players": [
+                    {"player": s.player, "rating": ratings.get((s.player_id, game.match.game))} for s in seated
+                ],
+            }
+        )
+    return render(request, "web/now_playing.html", {"rows": rows})
+
+
+@login_required
+def notices_fragment(request: HttpRequest) -> HttpResponse:
+    """The notices bar of every page (invitations, tables waiting, declines), fetched by its script."""
+    return render(request, "web/_notices.html", notices.for_player(person_of(request.user)))
 
 
 def rules(request: HttpRequest) -> HttpResponse:

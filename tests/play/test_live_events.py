@@ -119,10 +119,12 @@ def test_a_friendly_tables_invitation_answered_is_told_to_everyone_seated(
         second = tables.open_table(ann.owner, "part-du-chef", [ben.id])
         tables.accept(ben.owner, second.id)
     match_id = tables.FriendlyTable.objects.get(pk=second.pk).match_id
-    told = [inboxes[0].next() for _ in range(4)]
+    told = [inboxes[0].next() for _ in range(5)]
+    # ann, seat 0, is the first chef: her turn is told as the table forms (play/notify.py).
     assert told == [
         {"type": "lobby", "table": second.id, "why": "invited"},
         {"type": "lobby", "table": second.id, "why": "accepted"},
+        {"type": "your-turn", "match": match_id, "turn": 0},
         {"type": "table", "match": match_id},
         {"type": "lobby", "table": second.id, "why": "started"},
     ]

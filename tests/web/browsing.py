@@ -56,3 +56,32 @@ def sign_up(browser: Any, base: str, name: str, locale: str = "en-GB", width: in
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(f"{base}/play/")
     return page
+
+
+def sign_in(
+    browser: Any,
+    base: str,
+    name: str,
+    locale: str = "en-GB",
+    width: int = 1280,
+    height: int = 800,
+    password: str = PASSWORD,
+) -> Any:
+    """A browser of its own for the existing account `name`, signed in."""
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{base}/login/")
+    page.locator("#id_username").fill(name)
+    page.locator("#id_password").fill(password)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_load_state("load")
+    return page
+
+
+def people(*names: str) -> list[Any]:
+    """Accounts with their players, for tables set up by the test (password PASSWORD)."""
+    from django.contrib.auth.models import User
+
+    from arena.people import person_of
+
+    return [person_of(User.objects.create_user(name, password=PASSWORD)) for name in names]

@@ -60,7 +60,8 @@ def test_the_log_tells_each_move_and_the_status_line_who_must_do_what(
         assert _status(ann, match.id) == "Waiting for greedy to take a portion (2 left)."
         assert play_turn(match.id, 1) == "played"
     log = _log(ann, match.id)
-    assert log[-1] == "ann (you) cut pizza 1 into 2 portions at gaps 4, 9."
+    # Gaps are numbered from 1 in words, as on the pizza (the form's values stay the rules' 0-based positions).
+    assert log[-1] == "ann (you) cut pizza 1 into 2 portions at gaps 5, 10."
     assert log[0].startswith("greedy took portion ")
     assert _status(ann, match.id) == "Your turn: take the last portion."
 
@@ -93,5 +94,5 @@ def test_the_log_speaks_norwegian_on_norwegian_pages(table: Any, django_capture_
         ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4", "9"]})
         play_turn(match.id, 1)
     body = ann.get(f"/play/{match.id}/panel/", HTTP_ACCEPT_LANGUAGE="nb").content.decode()
-    assert "ann (deg) delte pizza 1 i 2 porsjoner ved mellomrommene 4, 9." in body
+    assert "ann (deg) delte pizza 1 i 2 porsjoner ved mellomrommene 5, 10." in body
     assert "greedy tok porsjon " in body and "Din tur: ta " in body

@@ -25,12 +25,15 @@ def test_the_finished_table_says_your_place_and_the_standings_in_placing_order(f
     ann = _client_of("ann")
     body = ann.get(f"/play/{finished_match.id}/").content.decode()
     place = seats["ann"].rank
-    expected = "You won: first of 3." if place == 1 else f"You finished number {place} of 3."
+    # Ann's clock ran out until the house took her seat: she forfeited, and is told so.
+    assert seats["ann"].forfeited
+    expected = f"You left the game: you forfeit and are ranked number {place} of 3."
     assert f'<h3 id="over-title">{expected}</h3>' in body
     standings = body[
         body.index('class="board standings"') : body.index("</table>", body.index('class="board standings"'))
     ]
-    names = re.findall(r"<td>\d</td><td>(\w+)", standings)
+    rank = r'<td class="rank">\d[^<]*(?:<span class="tag">forfeit</span>)?</td>'
+    names = re.findall(rank + r'<td class="who">(\w+)', standings)
     assert names == sorted(seats, key=lambda n: (seats[n].rank, seats[n].seat))
     ann_seat = seats["ann"]
     assert f"{ann_seat.rating_before:.0f} → {ann_seat.rating_after:.0f}" in standings
@@ -46,7 +49,8 @@ def test_the_replay_lists_final_scores_in_placing_order(finished_match: Any) -> 
         for s in MatchSeat.objects.filter(match=finished_match).select_related("player").order_by("rank", "seat")
     ]
     body = Client().get(f"/matches/{finished_match.id}/").content.decode()
-    positions = [body.index(f">{name}<") for name in order]
+    final = body[body.index('id="final-title"') :]
+    positions = [final.index(f"<td>{name}</td>") for name in order]
     assert positions == sorted(positions)
 
 
@@ -64,7 +68,8 @@ def test_the_header_and_home_page_lead_to_the_game_in_progress(django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         match = create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[ann, ben], seed=29)
     home = client.get("/").content.decode()
-    assert f'<a class="playing" href="/play/{match.id}/">Your game: table {match.id}</a>' in home
+    link = f'<a class="playing" href="/play/{match.id}/" data-table="{match.id}">Your game: table {match.id}</a>'
+    assert link in home
     assert f"Back to your game in progress (table {match.id})" in home
     assert client.get("/me/").url == f"/players/{ann.id}/"
     with django_capture_on_commit_callbacks(execute=True):

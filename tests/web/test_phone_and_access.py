@@ -112,9 +112,13 @@ def test_screen_readers_get_every_slice_and_gap_by_name_and_a_game_is_played_by_
     for sid in ring:
         described = page.locator(f'svg.pizza g[data-slice="{sid}"]').get_attribute("aria-label")
         assert described and described.split(" — ")[0] in tree
-    # Gap 4 lies between ring positions 3 and 4.
+    # Gaps are numbered from 1, as on the pizza: gap 5 lies between ring positions 3 and 4.
     between = f"between {slice_name(ring[3])} and {slice_name(ring[4])}"
-    assert page.get_by_role("checkbox", name=re.compile(rf"^gap 4 — {re.escape(between)}")).count() == 1
+    assert page.get_by_role("checkbox", name=re.compile(rf"^gap 5 — {re.escape(between)}")).count() == 1
+    # Every gap's dot on the pizza is a named button too, numbered as on screen.
+    for gap in range(13):
+        assert f'button "Cut at gap {gap + 1}, between ' in tree, gap
+        assert page.locator(f'svg .gap-button[data-gap="{gap}"] .gap-number').text_content() == str(gap + 1)
     # The live region says what happened, not the seconds of the clock.
     announce = page.locator("#announce")
     page.wait_for_timeout(2200)

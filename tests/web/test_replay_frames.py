@@ -6,6 +6,7 @@ from django.utils.translation import override
 
 from games.part_du_chef import Cut, State, Steal, Swap, Take
 from web.replay import frames
+from web.sentences import slice_name
 
 
 def played_with_a_steal_and_a_swap() -> dict:
@@ -28,7 +29,7 @@ def test_frames_follow_the_game_step_by_step() -> None:
         steps = frames(record)
     assert len(steps) == len(record["actions"]) + 1
     assert steps[0].owner == {} and steps[0].cuts == [None] * 5 and steps[0].caption.startswith("The deal")
-    assert steps[1].cuts[0] == [4, 5, 6] and steps[1].caption == "ann cut pizza 1 into 3 portions at gaps 4, 5, 6."
+    assert steps[1].cuts[0] == [4, 5, 6] and steps[1].caption == "ann cut pizza 1 into 3 portions at gaps 5, 6, 7."
     assert steps[2].owner == {3: 1}
     steal = steps[3]
     assert steal.moved == [3] and steal.owner[3] == 2 and steal.eaten == {31: 2}
@@ -39,7 +40,13 @@ def test_frames_follow_the_game_step_by_step() -> None:
     swap = steps[-1]
     assert sorted(swap.moved) == [4, 12, 14, 57]
     assert (swap.owner[57], swap.owner[14], swap.owner[4], swap.owner[12]) == (2, 2, 0, 1)
-    assert "La Marianne: cat gave " in swap.caption
+    # Whose slices were taken, and who received each slice given.
+    with override("en"):
+        expected = (
+            f"La Marianne: cat swapped slices; ann received {slice_name(4)} and lost {slice_name(57)}; "
+            f"ben received {slice_name(12)} and lost {slice_name(14)}."
+        )
+    assert swap.caption.endswith(expected)
     assert swap.totals == [s["total"] for s in swap_scores(record)]
 
 
@@ -52,8 +59,8 @@ def swap_scores(record: dict) -> list[dict]:
 def test_captions_speak_the_viewer_s_language() -> None:
     record = played_with_a_steal_and_a_swap()
     with override("fr"):
-        assert frames(record)[1].caption == "ann a coupé la pizza 1 en 3 portions aux interstices 4, 5, 6."
+        assert frames(record)[1].caption == "ann a coupé la pizza 1 en 3 portions aux interstices 5, 6, 7."
         assert "Sa double finisseuse a volé Margherita (2 olives) à ben." in frames(record)[3].caption
     with override("nb"):
-        assert frames(record)[1].caption == "ann delte pizza 1 i 3 porsjoner ved mellomrommene 4, 5, 6."
+        assert frames(record)[1].caption == "ann delte pizza 1 i 3 porsjoner ved mellomrommene 5, 6, 7."
         assert "Pizza 1 er delt ut. Poeng så langt: " in frames(record)[4].caption

@@ -13,32 +13,40 @@
     return input ? input.value : "";
   }
 
+  // Listeners are added once per element: a decision form kept across a redraw keeps its own.
+  function on(element, type, handler) {
+    var key = "bound" + type;
+    if (element.dataset[key]) return;
+    element.dataset[key] = "1";
+    element.addEventListener(type, handler);
+  }
+
+  function showGap(box) {
+    var line = panel.querySelector('line.cut[data-gap="' + box.value + '"]');
+    var dot = panel.querySelector('.gap-button[data-gap="' + box.value + '"]');
+    if (line) line.classList.toggle("pending", box.checked);
+    if (dot) { dot.classList.toggle("on", box.checked); dot.setAttribute("aria-pressed", box.checked ? "true" : "false"); }
+  }
+
   function bind() {
-    var form = document.getElementById("play-form");
     // Gap dots on the pizza mirror the gap checkboxes.
     panel.querySelectorAll(".gap-button, .gap-hit").forEach(function (dot) {
-      dot.addEventListener("click", function () {
+      on(dot, "click", function () {
         var box = panel.querySelector('input[name=gap][data-gap="' + dot.dataset.gap + '"]');
         if (box) { box.checked = !box.checked; box.dispatchEvent(new Event("change", { bubbles: true })); }
       });
     });
     panel.querySelectorAll("input[name=gap]").forEach(function (box) {
-      box.addEventListener("change", function () {
-        var line = panel.querySelector('line.cut[data-gap="' + box.value + '"]');
-        var dot = panel.querySelector('.gap-button[data-gap="' + box.value + '"]');
-        if (line) line.classList.toggle("pending", box.checked);
-        if (dot) { dot.classList.toggle("on", box.checked); dot.setAttribute("aria-pressed", box.checked ? "true" : "false"); }
-        countGaps();
-        showError("");
-      });
+      on(box, "change", function () { showGap(box); countGaps(); showError(""); unprepare(); });
+      showGap(box);
     });
     // Eating a slice and giving it with La Marianne exclude each other; so do eating a double
     // finisher and stealing with it.
     panel.querySelectorAll("input[name^=eat-]").forEach(function (box) {
-      box.addEventListener("change", exclusions);
+      on(box, "change", function () { exclusions(); unprepare(); });
     });
-    panel.querySelectorAll("input[name=give]").forEach(function (box) {
-      box.addEventListener("change", exclusions);
+    panel.querySelectorAll("input[name=give], input[name=take], select[name^=steal-]").forEach(function (box) {
+      on(box, "change", function () { exclusions(); unprepare(); });
     });
     exclusions();
     function choosePortion() {
@@ -56,23 +64,29 @@
       });
     }
     panel.querySelectorAll("input[name=portion]").forEach(function (radio) {
-      radio.addEventListener("change", function () { choosePortion(); exclusions(); showError(""); });
+      on(radio, "change", function () { choosePortion(); exclusions(); showError(""); unprepare(); });
     });
     panel.querySelectorAll("svg.pizza .slice[data-portion]").forEach(function (g) {
-      g.addEventListener("click", function () {
+      on(g, "click", function () {
         var radio = panel.querySelector('input[name=portion][value="' + g.dataset.portion + '"]');
-        if (radio) { radio.checked = true; choosePortion(); radio.focus(); }
+        if (radio) { radio.checked = true; choosePortion(); unprepare(); radio.focus(); }
       });
     });
     choosePortion();
     var card = document.getElementById("use-card");
-    if (card) card.addEventListener("change", function () { card.closest(".marianne").classList.toggle("using", card.checked); });
+    if (card) {
+      var using = function () { card.closest(".marianne").classList.toggle("using", card.checked); };
+      on(card, "change", function () { using(); unprepare(); });
+      using();
+    }
     panel.querySelectorAll("button[data-confirm]").forEach(function (button) {
-      button.addEventListener("click", function (event) { if (!window.confirm(button.dataset.confirm)) event.preventDefault(); });
+      on(button, "click", function (event) { if (!window.confirm(button.dataset.confirm)) event.preventDefault(); });
     });
+    var cancel = document.getElementById("change-decision");
+    if (cancel) on(cancel, "click", function () { unprepare(); });
     // The table's own forms (a decision, leaving); the game-over forms go to the lobby as usual.
     panel.querySelectorAll("form:not([action])").forEach(function (f) {
-      f.addEventListener("submit", function (event) {
+      on(f, "submit", function (event) {
         event.preventDefault();
         send(f);
       });
@@ -83,15 +97,20 @@
   }
 
   // The tab's title, an optional sound and the screen reader's announcement follow the turn.
-  var lastAnnounced = null, wasMyTurn = false;
+  var lastAnnounced = null, wasMyTurn = false, logSeen = null;
   function attention() {
     var line = document.getElementById("status-line");
     var mine = !!(line && line.dataset.yourTurn);
     document.title = (mine ? "● " + panel.dataset.yourTurnTitle + " — " : "") + panel.dataset.title;
-    var latest = document.getElementById("latest-event");
-    var text = ((latest && latest.textContent.trim()) || "") + " " + (line ? line.textContent.trim().replace(/\s+/g, " ") : "");
+    // Every log line that came since the last redraw (two moves landing together are both told),
+    // oldest first; the log lists the newest first.
+    var lines = panel.querySelectorAll(".game-log li[data-entry]");
+    var fresh = [];
+    for (var i = 0; i < lines.length && logSeen !== null && i < lines.length - logSeen; i++) fresh.unshift(lines[i].textContent.trim());
+    logSeen = lines.length;
+    var text = fresh.join(" ") + " " + (line ? line.textContent.trim().replace(/\s+/g, " ") : "");
     var announce = document.getElementById("announce");
-    if (announce && lastAnnounced !== null && text !== lastAnnounced) announce.textContent = text;
+    if (announce && lastAnnounced !== null && text !== lastAnnounced) announce.textContent = text.trim();
     lastAnnounced = text;
     var sound = document.getElementById("sound-on");
     if (mine && !wasMyTurn && sound && sound.checked) beep();
@@ -160,6 +179,37 @@
     }
   }
 
+  // The confirm step: with the option on, the first press prepares the decision (it shows on the
+  // pizza: the cut lines, or the portion chosen) and a second press sends it; any change unprepares.
+  var prepared = false;
+  var confirmBox = document.getElementById("confirm-on");
+  if (confirmBox) {
+    confirmBox.checked = !!(window.localStorage && localStorage.getItem("arena-confirm") === "on");
+    confirmBox.addEventListener("change", function () {
+      if (window.localStorage) localStorage.setItem("arena-confirm", confirmBox.checked ? "on" : "off");
+      unprepare();
+    });
+  }
+  function unprepare() {
+    prepared = false;
+    var form = document.getElementById("play-form");
+    var button = document.getElementById("send"), change = document.getElementById("change-decision");
+    if (form) form.classList.remove("prepared");
+    if (button && button.dataset.label) button.textContent = button.dataset.label;
+    if (change) change.hidden = true;
+  }
+  function prepare(form) {
+    var button = document.getElementById("send"), change = document.getElementById("change-decision");
+    if (form.id === "play-form" && !form.querySelector("input[name=portion]:checked") && form.querySelector("input[name=portion]")) {
+      showError(form.dataset.choosePortion || "", "portion");
+      return;
+    }
+    prepared = true;
+    form.classList.add("prepared");
+    if (button) { button.dataset.label = button.dataset.label || button.textContent; button.textContent = button.dataset.confirmLabel; button.focus({ preventScroll: true }); }
+    if (change) change.hidden = false;
+  }
+
   function send(form) {
     var button = form.querySelector("button[type=submit]");
     var counter = document.getElementById("gap-count");
@@ -168,6 +218,7 @@
       showError(fill(counter.dataset.wrong, { n: chosenGaps(), need: counter.dataset.need }), "cut");
       return;
     }
+    if (form.id === "play-form" && confirmBox && confirmBox.checked && !prepared) { showError(""); prepare(form); return; }
     if (button) button.disabled = true;
     showError("");
     fetch(window.location.pathname, {
@@ -176,7 +227,7 @@
       headers: { "X-Requested-With": "fetch", "X-CSRFToken": csrf() },
       credentials: "same-origin",
     }).then(function (response) { return response.json(); }).then(function (answer) {
-      if (!answer.ok) { showError(answer.error, answer.field); if (button) button.disabled = false; return; }
+      if (!answer.ok) { unprepare(); showError(answer.error, answer.field); if (button) button.disabled = false; return; }
       refresh(true);
     }).catch(function () { showError(panel.dataset.offline); if (button) button.disabled = false; });
   }
@@ -184,27 +235,53 @@
   var again = false;
   function done() {
     busy = false;
+    // Counted for whoever waits on the table (tests, scripts): one more reading of the panel.
+    panel.dataset.refreshes = String(+(panel.dataset.refreshes || 0) + 1);
     // An update announced while this one was under way: read again.
     if (again) { again = false; refresh(false); }
   }
 
+  // One request gives the panel and the turn it was drawn at, so the turn and the form always agree.
+  // A redraw at the same decision keeps the person's form as it is (ticks, choices, focus); the rest
+  // of the panel (players, log, clock) is redrawn around it.
+  var drawn = "";
   function refresh(force) {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(panel.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (r) { return r.json(); })
-      .then(function (state) {
-        if (!force && String(state.turn) === String(turn) && state.status === status) { done(); return null; }
-        turn = String(state.turn); status = state.status;
-        return fetch(panel.dataset.panelUrl, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
-          var focused = document.activeElement && document.activeElement.id;
-          panel.innerHTML = html;
-          panel.dataset.turn = turn; panel.dataset.status = status;
-          bind();
-          var first = panel.querySelector("#play-form input:not([type=hidden])");
-          if (first && !focused) first.focus({ preventScroll: true });
-          done();
-        });
+    fetch(panel.dataset.panelUrl, { credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
+      .then(function (html) {
+        var fresh = document.createElement("div");
+        fresh.innerHTML = html;
+        var layout = fresh.querySelector(".table-layout");
+        if (!layout) { done(); return; }
+        var newTurn = layout.dataset.turn, newStatus = layout.dataset.status;
+        // A finished table does not change any more: drawn once, it stays as it is.
+        if (!force && (html === drawn || (status === "finished" && newStatus === "finished"))) { done(); return; }
+        var oldForm = document.getElementById("play-form");
+        var newForm = fresh.querySelector("#play-form");
+        var sameDecision = oldForm && newForm && newTurn === turn && newStatus === status;
+        var active = document.activeElement;
+        // What the person opened stays open (the earlier pizzas).
+        var earlier = document.getElementById("earlier"), newEarlier = fresh.querySelector("#earlier");
+        if (earlier && newEarlier && earlier.open) newEarlier.open = true;
+        if (newStatus === "finished") {
+          var playing = document.querySelector('header a.playing[data-table="' + panel.dataset.match + '"]');
+          if (playing) playing.remove();
+        }
+        if (sameDecision) newForm.replaceWith(oldForm);
+        else prepared = false;
+        var focused = document.activeElement && document.activeElement !== document.body && panel.contains(document.activeElement);
+        panel.replaceChildren.apply(panel, Array.prototype.slice.call(fresh.childNodes));
+        drawn = html;
+        var moved = newTurn !== turn || newStatus !== status;
+        turn = newTurn; status = newStatus;
+        panel.dataset.turn = turn; panel.dataset.status = status;
+        bind();
+        if (sameDecision && active && oldForm.contains(active)) active.focus({ preventScroll: true });
+        var first = panel.querySelector("#play-form input:not([type=hidden])");
+        if (moved && first && !focused) first.focus({ preventScroll: true });
+        done();
       })
       .catch(function () { done(); });
   }
@@ -228,8 +305,16 @@
   var streaming = false;
   if (window.EventSource && panel.dataset.eventsUrl) {
     var source = new EventSource(panel.dataset.eventsUrl);
-    source.addEventListener("ready", function () { streaming = true; document.documentElement.dataset.live = "on"; refresh(false); });
-    source.onmessage = function () { refresh(false); };
+    source.addEventListener("ready", function () {
+      streaming = true; document.documentElement.dataset.live = "on"; refresh(false);
+      window.dispatchEvent(new CustomEvent("table-chat"));
+    });
+    source.onmessage = function (message) {
+      var event = {};
+      try { event = JSON.parse(message.data); } catch (e) { /* an update all the same */ }
+      if (event.type === "chat") { window.dispatchEvent(new CustomEvent("table-chat")); return; }
+      refresh(false);
+    };
     source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
   }
   bind();
