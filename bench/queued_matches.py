@@ -2,9 +2,11 @@
 
 1,000 bot matches are queued (rated, so every result moves the ratings) at a rate above what two
 Celery workers play, so a backlog builds up; one of the workers is killed with SIGKILL and restarted
-every few seconds, and Celery beat runs the sweepers. Every delivery of the play task is counted at task start (a
-`task_prerun` hook of this script's worker wrapper increments a bench-only Redis key), duplicates
-and deliveries that find the match already taken included. At the end: every match finished, each
+every few seconds, and Celery beat runs the sweepers. Every play-task message published is counted
+(a `before_task_publish` hook in this process, which creates the matches, and in the workers, which
+re-send them, increments a bench-only Redis key), and so is every delivery at task start (a
+`task_prerun` hook of this script's worker wrapper), duplicates and deliveries that find the match
+already taken included. At the end: every match finished, each
 rated once (one ledger row per seat) and the ledger replays to the stored ratings.
 
     python bench/queued_matches.py [--matches 1000] [--rate 30] [--kill-every 5] [--resend 5] [--lease 10]
@@ -41,8 +43,23 @@ def bench_database_url() -> str:
     return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench"
 
 
+def count_publishes() -> None:
+    """Count every play-task message this process publishes (a Redis key shared by the bench's processes)."""
+    import redis
+    from celery.signals import before_task_publish
+
+    key = os.environ["BENCH_PUBLISHED_KEY"]
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+
+    def count(sender: object = None, **kwargs: object) -> None:
+        if sender == PLAY_TASK:
+            client.incr(key)
+
+    before_task_publish.connect(count, weak=False)
+
+
 def run_worker(argv: list[str]) -> None:
-    """A plain `celery worker`, plus a count of every play-task delivery in Redis."""
+    """A plain `celery worker`, plus counts of every play-task delivery and publish in Redis."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import redis
     from celery.signals import task_prerun
@@ -57,6 +74,7 @@ def run_worker(argv: list[str]) -> None:
             client.incr(key)
 
     task_prerun.connect(count, weak=False)
+    count_publishes()  # the sweeps' resends and the batches' give-backs are sent from workers
     app.worker_main(["worker", *argv])
 
 
@@ -115,6 +133,7 @@ def main() -> None:
         ARENA_SWEEP_SECONDS=str(args.sweep),
         DATABASE_CONN_MAX_AGE="0",
         BENCH_DELIVERIES_KEY=f"{tag}:deliveries",
+        BENCH_PUBLISHED_KEY=f"{tag}:published",
     )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -147,7 +166,9 @@ def main() -> None:
     rng = random.Random(11)
     broker = redis.Redis.from_url(settings.REDIS_URL)
     key = os.environ["BENCH_DELIVERIES_KEY"]
-    broker.delete(key)
+    published_key = os.environ["BENCH_PUBLISHED_KEY"]
+    broker.delete(key, published_key)
+    count_publishes()  # the matches' first messages are sent from here, on creation
 
     env = dict(os.environ)
     schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
@@ -218,7 +239,8 @@ def main() -> None:
         broker.delete(os.environ["ARENA_QUEUE"], f"{tag}-periodic")
     seconds = time.monotonic() - started
     delivered = int(broker.get(key) or 0)
-    broker.delete(key)
+    published = int(broker.get(published_key) or 0)
+    broker.delete(key, published_key)
     failed = Match.objects.filter(status="failed").count()
     finished = Match.objects.filter(status="finished").count()
     seats = MatchSeat.objects.count()
@@ -228,11 +250,15 @@ def main() -> None:
     )
     replay_ledger("part-du-chef")  # raises if the ratings do not follow from the ledger
     rated_once = changes == seats and len(per_match) == finished
-    print("| matches | finished | failed | worker kills | deliveries | per match | rated once | s |")
-    print("|---|---|---|---|---|---|---|---|")
     print(
-        f"| {args.matches} | {finished} | {failed} | {kills} | {delivered} | {delivered / args.matches:.2f} | "
-        f"{'yes' if rated_once else 'NO'} (ledger replays) | {seconds:.0f} |"
+        "| matches | finished | failed | worker kills | messages published | per match | deliveries | per match"
+        " | rated once | s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {args.matches} | {finished} | {failed} | {kills} | {published} | {published / args.matches:.2f} | "
+        f"{delivered} | {delivered / args.matches:.2f} | {'yes' if rated_once else 'NO'} (ledger replays) "
+        f"| {seconds:.0f} |"
     )
     if failed or not rated_once:
         raise SystemExit("some matches failed or were not rated exactly once")
