@@ -10,6 +10,7 @@ already taken included. At the end: every match finished, each
 rated once (one ledger row per seat) and the ledger replays to the stored ratings.
 
     python bench/queued_matches.py [--matches 1000] [--rate 30] [--kill-every 5] [--resend 5] [--lease 10]
+        [--move-delay 0.01]
 
 Runs on the tree it sits in, so the same script measures an earlier commit checked out elsewhere.
 Uses its own database (`<DATABASE_URL name>_bench`), queues and Redis key.
@@ -119,6 +120,12 @@ def main() -> None:
     parser.add_argument("--lease", type=float, default=10.0, help="ARENA_MATCH_LEASE_SECONDS")
     parser.add_argument("--sweep", type=float, default=2.0, help="ARENA_SWEEP_SECONDS")
     parser.add_argument("--rate", type=float, default=30.0, help="matches queued per second")
+    parser.add_argument(
+        "--move-delay",
+        type=float,
+        default=0.0,
+        help="ARENA_BOT_MOVE_DELAY_SECONDS: slower games, batches outlast their time and give matches back",
+    )
     parser.add_argument("--timeout", type=float, default=1200.0)
     args = parser.parse_args()
 
@@ -131,6 +138,7 @@ def main() -> None:
         ARENA_QUEUED_RESEND_SECONDS=str(args.resend),
         ARENA_MATCH_LEASE_SECONDS=str(args.lease),
         ARENA_SWEEP_SECONDS=str(args.sweep),
+        ARENA_BOT_MOVE_DELAY_SECONDS=str(args.move_delay),
         DATABASE_CONN_MAX_AGE="0",
         BENCH_DELIVERIES_KEY=f"{tag}:deliveries",
         BENCH_PUBLISHED_KEY=f"{tag}:published",
