@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 
 _TICK = timedelta(microseconds=1)
 # Shares of the lease: how long a play task retries through an outage, and then tries to give back its claims.
-_RETRY_SHARE = 0.6
-_GIVE_BACK_SHARE = 0.15
+_RETRY_SHARE = 0.7
+_GIVE_BACK_SHARE = 0.08
 
 
 @dataclass
