@@ -7,6 +7,7 @@ attempt. Only the holder of the current attempt can commit a result.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 
 from django.conf import settings
@@ -26,6 +27,7 @@ MATCH_LEASE = Lease(
     max_attempts=lambda: int(settings.ARENA_MATCH_MAX_ATTEMPTS),
     started_field="started_at",
     error_field="error",
+    unsent_field="unsent",
 )
 
 # The other matches a task may claim with its own: only those where every seat is a built-in bot,
@@ -74,8 +76,6 @@ def release_after_error(match_id: int, attempt: int, reason: str) -> None:
     with transaction.atomic():
         if MATCH_LEASE.requeue(match_id, attempt, f"attempt {attempt}: {reason}"):
             dispatch_match(match_id)
-
-
 
 
 def claim_batch(match_id: int, extra: int) -> list[tuple[int, int]]:
@@ -127,9 +127,16 @@ def claim_group(match_id: int) -> list[tuple[int, int]]:
     return won
 
 
-def give_back(later: list[tuple[int, int]]) -> None:
-    """Unplayed claims of a batch go back to the queue at once, their tasks sent again."""
+def give_back(later: list[tuple[int, int]], *, resend: Collection[int] = ()) -> list[int]:
+    """Claims not played go back to the queue at once, each with the attempt it had before.
+
+    A match's play task is sent again only if its message is used up: it is in `resend` (the caller
+    took its message) or a task found it held by this batch meanwhile (`Match.unsent`). The others'
+    messages still wait in the broker: sending them again would only pile up copies. Returns the
+    ids sent again.
+    """
     with transaction.atomic():
-        for match_id, attempt in later:
-            if MATCH_LEASE.unclaim(match_id, attempt):
-                dispatch_match(match_id)
+        again = MATCH_LEASE.unclaim(later, resend=resend)
+        for match_id in again:
+            dispatch_match(match_id)
+    return again

@@ -9,13 +9,13 @@ queued, `lease_expires_at` is the deadline for re-sending its task, doubled afte
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -33,6 +33,9 @@ class Lease:
     started_field: str | None = None
     # The text column that keeps why the last attempt ended, if the model has one.
     error_field: str | None = None
+    # A boolean column, if the model has one: the row's message was used up by a task that found the
+    # row held by another claimer's batch (see `claim_batch` and `unclaim`).
+    unsent_field: str | None = None
 
     def resend_deadline(self, resends: int = 0, now: datetime | None = None) -> datetime:
         """When a queued row not picked up by then is sent again: the interval, doubling per resend."""
@@ -70,7 +73,7 @@ class Lease:
         return (attempt + 1 if won == 1 else None), None
 
     def claim_batch(self, pk: int, extra: int, extra_filter: str = "") -> tuple[list[tuple[int, int]], int | None]:
-        """Claim `pk` and up to `extra` other queued rows in one conditional UPDATE ... RETURNING.
+        """Claim `pk` and up to `extra` other queued rows in one transaction; one conditional UPDATE ... RETURNING.
 
         Returns ([(pk, attempt won)], the attempt of `pk` if it may be claimed but is out of
         attempts). `pk` is claimed as by `claim`; the others are queued rows with attempts left,
@@ -78,6 +81,12 @@ class Lease:
         (an SQL condition on the candidate row, aliased `candidate`). Every row's status and
         attempt are checked again by the UPDATE once it holds the row, so two claimers never win
         the same attempt: the fencing token rule of `claim`, for many rows at once.
+
+        Lock order: `pk`'s row is locked first, alone (the only lock this transaction waits for);
+        the others are then taken with SKIP LOCKED, which never waits. Taking the candidates first
+        and then waiting for `pk` deadlocked two claimers whose own rows were each other's
+        candidates. A `pk` held by another claimer's batch is marked `unsent_field`: its message
+        is used up, so if that batch gives it back unplayed, it must be sent again.
         """
         now = timezone.now()
         table = connection.ops.quote_name(self.model._meta.db_table)
@@ -100,7 +109,18 @@ class Lease:
                 + (f" AND ({extra_filter})" if extra_filter else "")
                 + " ORDER BY candidate.id LIMIT %(extra)s FOR UPDATE SKIP LOCKED)"
             )
-        with connection.cursor() as cursor:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT status, attempt, lease_expires_at FROM {table} WHERE id = %(pk)s FOR UPDATE", params
+            )
+            own = cursor.fetchone()
+            if own is None:
+                return [], None
+            status, attempt, lease = own
+            held = status == self.running and lease is not None and lease >= now
+            if held and self.unsent_field:
+                unsent = connection.ops.quote_name(self.unsent_field)
+                cursor.execute(f"UPDATE {table} SET {unsent} = true WHERE id = %(pk)s", params)
             cursor.execute(
                 f"UPDATE {table} SET status = %(running)s, attempt = attempt + 1, lease_expires_at = %(lease)s"
                 f"{started} WHERE {claimable} AND attempt < %(max)s AND (id = %(pk)s{others})"
@@ -110,29 +130,46 @@ class Lease:
             won = sorted((int(row[0]), int(row[1])) for row in cursor.fetchall())
         if any(row_pk == pk for row_pk, _ in won):
             return won, None
-        # Not ours: only now look at why, to report a claimable row that has used all its attempts.
-        row = self.model._default_manager.filter(pk=pk).values("status", "attempt", "lease_expires_at").first()
-        if row is not None and row["attempt"] >= self.max_attempts():
-            stuck = (
-                row["status"] == self.running and row["lease_expires_at"] is not None and row["lease_expires_at"] < now
-            )
-            if row["status"] == self.queued or stuck:
-                return won, row["attempt"]
+        # Not ours: a claimable row (queued, or running past its lease) that has used all its attempts.
+        stuck = status == self.running and lease is not None and lease < now
+        if attempt >= self.max_attempts() and (status == self.queued or stuck):
+            return won, attempt
         return won, None
 
-    def unclaim(self, pk: int, attempt: int) -> bool:
-        """Give back a row claimed but never started: queued again with the attempt it had before.
+    def unclaim(self, claims: Sequence[tuple[int, int]], *, resend: Collection[int] = ()) -> list[int]:
+        """Give back rows claimed but never started: queued again with the attempt each had before.
 
-        Safe under the fencing rule: nobody played that attempt, and its holder gives it up.
+        Safe under the fencing rule: nobody played those attempts, and their holder gives them up.
+        The rows are locked in id order (the one order of every transaction that locks several).
+        Returns the rows given back that need their message sent again: those in `resend` (the
+        caller used up their message) and those marked `unsent_field`; the others still have
+        theirs waiting in the broker.
         """
-        changes: dict[str, Any] = {
-            "status": self.queued,
-            "attempt": attempt - 1,
-            "lease_expires_at": self.resend_deadline(),
-        }
-        if self.started_field:
-            changes[self.started_field] = None
-        return self.model._default_manager.filter(pk=pk, status=self.running, attempt=attempt).update(**changes) == 1
+        if not claims:
+            return []
+        wanted = dict(claims)
+        fields = ["pk", "attempt", *([self.unsent_field] if self.unsent_field else [])]
+        manager = self.model._default_manager
+        again: list[int] = []
+        with transaction.atomic():
+            rows = manager.select_for_update().filter(pk__in=list(wanted), status=self.running).order_by("pk")
+            for row in rows.values_list(*fields):
+                pk, attempt = row[0], row[1]
+                if wanted.get(pk) != attempt:
+                    continue
+                changes: dict[str, Any] = {
+                    "status": self.queued,
+                    "attempt": attempt - 1,
+                    "lease_expires_at": self.resend_deadline(),
+                }
+                if self.started_field:
+                    changes[self.started_field] = None
+                if self.unsent_field:
+                    changes[self.unsent_field] = False
+                manager.filter(pk=pk).update(**changes)
+                if pk in resend or (self.unsent_field and row[2]):
+                    again.append(pk)
+        return again
 
     def requeue(self, pk: int, attempt: int, error: str, *, only_expired: bool = False) -> bool:
         """Back to queued after a failed or abandoned attempt, fenced by the attempt."""
@@ -140,6 +177,8 @@ class Lease:
         if only_expired:
             rows = rows.filter(lease_expires_at__lt=timezone.now())
         changes: dict[str, Any] = {"status": self.queued, "lease_expires_at": self.resend_deadline(), "resends": 0}
+        if self.unsent_field:
+            changes[self.unsent_field] = False  # its caller sends it again
         if self.error_field:
             changes[self.error_field] = error
         return rows.update(**changes) == 1
@@ -157,7 +196,11 @@ class Lease:
         return (
             self.model._default_manager.filter(
                 pk=pk, status=self.queued, resends=resends, lease_expires_at__lt=now
-            ).update(resends=F("resends") + 1, lease_expires_at=self.resend_deadline(resends + 1, now))
+            ).update(
+                resends=F("resends") + 1,
+                lease_expires_at=self.resend_deadline(resends + 1, now),
+                **({self.unsent_field: False} if self.unsent_field else {}),
+            )
             == 1
         )
 

@@ -103,6 +103,9 @@ class Match(models.Model):
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     # Play tasks re-sent since the match was last queued; each resend doubles the next deadline.
     resends = models.PositiveIntegerField(default=0)
+    # Its play message was taken by a task while another task's batch held the match: if that batch
+    # gives it back unplayed, its message must be sent again (else the one still queued will do).
+    unsent = models.BooleanField(default=False)
     record = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     created_by = models.ForeignKey(

@@ -2,12 +2,15 @@
 
 1,000 bot matches are queued (rated, so every result moves the ratings) at a rate above what two
 Celery workers play, so a backlog builds up; one of the workers is killed with SIGKILL and restarted
-every few seconds, and Celery beat runs the sweepers. Every delivery of the play task is counted at task start (a
-`task_prerun` hook of this script's worker wrapper increments a bench-only Redis key), duplicates
-and deliveries that find the match already taken included. At the end: every match finished, each
+every few seconds, and Celery beat runs the sweepers. Every play-task message published is counted
+(a `before_task_publish` hook in this process, which creates the matches, and in the workers, which
+re-send them, increments a bench-only Redis key), and so is every delivery at task start (a
+`task_prerun` hook of this script's worker wrapper), duplicates and deliveries that find the match
+already taken included. At the end: every match finished, each
 rated once (one ledger row per seat) and the ledger replays to the stored ratings.
 
     python bench/queued_matches.py [--matches 1000] [--rate 30] [--kill-every 5] [--resend 5] [--lease 10]
+        [--move-delay 0.01]
 
 Runs on the tree it sits in, so the same script measures an earlier commit checked out elsewhere.
 Uses its own database (`<DATABASE_URL name>_bench`), queues and Redis key.
@@ -41,8 +44,23 @@ def bench_database_url() -> str:
     return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench"
 
 
+def count_publishes() -> None:
+    """Count every play-task message this process publishes (a Redis key shared by the bench's processes)."""
+    import redis
+    from celery.signals import before_task_publish
+
+    key = os.environ["BENCH_PUBLISHED_KEY"]
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+
+    def count(sender: object = None, **kwargs: object) -> None:
+        if sender == PLAY_TASK:
+            client.incr(key)
+
+    before_task_publish.connect(count, weak=False)
+
+
 def run_worker(argv: list[str]) -> None:
-    """A plain `celery worker`, plus a count of every play-task delivery in Redis."""
+    """A plain `celery worker`, plus counts of every play-task delivery and publish in Redis."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import redis
     from celery.signals import task_prerun
@@ -57,6 +75,7 @@ def run_worker(argv: list[str]) -> None:
             client.incr(key)
 
     task_prerun.connect(count, weak=False)
+    count_publishes()  # the sweeps' resends and the batches' give-backs are sent from workers
     app.worker_main(["worker", *argv])
 
 
@@ -101,6 +120,12 @@ def main() -> None:
     parser.add_argument("--lease", type=float, default=10.0, help="ARENA_MATCH_LEASE_SECONDS")
     parser.add_argument("--sweep", type=float, default=2.0, help="ARENA_SWEEP_SECONDS")
     parser.add_argument("--rate", type=float, default=30.0, help="matches queued per second")
+    parser.add_argument(
+        "--move-delay",
+        type=float,
+        default=0.0,
+        help="ARENA_BOT_MOVE_DELAY_SECONDS: slower games, batches outlast their time and give matches back",
+    )
     parser.add_argument("--timeout", type=float, default=1200.0)
     args = parser.parse_args()
 
@@ -113,8 +138,10 @@ def main() -> None:
         ARENA_QUEUED_RESEND_SECONDS=str(args.resend),
         ARENA_MATCH_LEASE_SECONDS=str(args.lease),
         ARENA_SWEEP_SECONDS=str(args.sweep),
+        ARENA_BOT_MOVE_DELAY_SECONDS=str(args.move_delay),
         DATABASE_CONN_MAX_AGE="0",
         BENCH_DELIVERIES_KEY=f"{tag}:deliveries",
+        BENCH_PUBLISHED_KEY=f"{tag}:published",
     )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -147,7 +174,9 @@ def main() -> None:
     rng = random.Random(11)
     broker = redis.Redis.from_url(settings.REDIS_URL)
     key = os.environ["BENCH_DELIVERIES_KEY"]
-    broker.delete(key)
+    published_key = os.environ["BENCH_PUBLISHED_KEY"]
+    broker.delete(key, published_key)
+    count_publishes()  # the matches' first messages are sent from here, on creation
 
     env = dict(os.environ)
     schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
@@ -218,7 +247,8 @@ def main() -> None:
         broker.delete(os.environ["ARENA_QUEUE"], f"{tag}-periodic")
     seconds = time.monotonic() - started
     delivered = int(broker.get(key) or 0)
-    broker.delete(key)
+    published = int(broker.get(published_key) or 0)
+    broker.delete(key, published_key)
     failed = Match.objects.filter(status="failed").count()
     finished = Match.objects.filter(status="finished").count()
     seats = MatchSeat.objects.count()
@@ -228,11 +258,15 @@ def main() -> None:
     )
     verify_ratings("part-du-chef")  # raises if the ratings do not follow from the ledger
     rated_once = changes == seats and len(per_match) == finished
-    print("| matches | finished | failed | worker kills | deliveries | per match | rated once | s |")
-    print("|---|---|---|---|---|---|---|---|")
     print(
-        f"| {args.matches} | {finished} | {failed} | {kills} | {delivered} | {delivered / args.matches:.2f} | "
-        f"{'yes' if rated_once else 'NO'} (ledger replays) | {seconds:.0f} |"
+        "| matches | finished | failed | worker kills | messages published | per match | deliveries | per match"
+        " | rated once | s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {args.matches} | {finished} | {failed} | {kills} | {published} | {published / args.matches:.2f} | "
+        f"{delivered} | {delivered / args.matches:.2f} | {'yes' if rated_once else 'NO'} (ledger replays) "
+        f"| {seconds:.0f} |"
     )
     if failed or not rated_once:
         raise SystemExit("some matches failed or were not rated exactly once")

@@ -6,8 +6,13 @@ import os
 
 from celery import Celery
 from django.conf import settings
+from kombu.transport import TRANSPORT_ALIASES
+
+from config import redis_transport
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# redis:// brokers use kombu's Redis transport with one fix (see config/redis_transport.py).
+TRANSPORT_ALIASES["redis"] = redis_transport.NAME
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

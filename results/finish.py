@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -25,6 +26,7 @@ from arena.claims import MATCH_LEASE, claim_batch, claim_group, give_back, relea
 from arena.models import Match, MatchSeat
 from arena.rows import update_rows
 from botclient.lockstep import Lockstep
+from common.outages import OUTAGES, retrying
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
 from ratings.ledger import GameResult, rate
 from results.signals import match_committed
@@ -32,6 +34,9 @@ from results.signals import match_committed
 log = logging.getLogger(__name__)
 
 _TICK = timedelta(microseconds=1)
+# Shares of the lease: how long a play task retries through an outage, and then tries to give back its claims.
+_RETRY_SHARE = 0.7
+_GIVE_BACK_SHARE = 0.08
 
 
 @dataclass
@@ -152,29 +157,49 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
 
     Claiming, reading and committing are one statement or one transaction for the whole batch
     instead of one per match. The other matches are played only while the batch is young
-    (ARENA_CLAIM_BATCH_SECONDS, at most a quarter of the lease); the rest are given back unplayed
-    and their tasks sent again. A table of a duplicate deal is played with the other tables of its
-    deal instead (`run_deal`). Returns what became of match_id, as `run_match` does. Safe to call
-    any number of times, concurrently.
+    (ARENA_CLAIM_BATCH_SECONDS, at most a quarter of the lease); the rest are given back unplayed.
+    A table of a duplicate deal is played with the other tables of its deal instead (`run_deal`).
+    Returns what became of match_id, as `run_match` does. Safe to call any number of times,
+    concurrently.
+
+    An outage of the database or the broker (`common.outages`) is no fault of a match: each step
+    is retried on a fresh connection while the claims' leases last, a game it interrupted is given
+    back with the attempt it had, and if the outage outlasts the retries every claim not committed is
+    given back the same way once the database answers. None of this uses up an attempt; only a
+    game that fails, or a lease that runs out (the worker died), does.
     """
-    if Match.objects.filter(pk=match_id, deal_group__isnull=False).exists():
-        return run_deal(match_id)
     if extra is None:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
-    claimed = claim_batch(match_id, extra)
+    lease = MATCH_LEASE.lease_seconds()
+    # Retries stop well before the leases run out (and before the task's soft time limit).
+    until = time.monotonic() + lease * _RETRY_SHARE
+    grouped = retrying(lambda: _deal_group_of(match_id), until=until, what=f"reading match {match_id}")
+    if grouped:
+        return run_deal(match_id)
+    claimed = retrying(lambda: claim_batch(match_id, extra), until=until, what=f"claiming match {match_id}")
     if not claimed:
         return "not claimed"
     attempts = dict(claimed)
-    matches, seats = _load(attempts)
+    try:
+        return _play_claimed(match_id, attempts, until)
+    except OUTAGES:
+        _give_back_after_outage(match_id, attempts, until + lease * _GIVE_BACK_SHARE)
+        raise
+
+
+def _play_claimed(match_id: int, attempts: dict[int, int], until: float) -> str:
+    matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
     # A batch's results wait for its last game: they are held back at most about this long.
     budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
     # The task's own match first: it is the one its message asked for.
     order = sorted(attempts, key=lambda pk: (pk != match_id, pk))
     outcome: dict[int, str] = {}
     batch: list[Finished] = []
+    interrupted: list[int] = []
     for index, pk in enumerate(order):
         if index > 0 and time.monotonic() > budget:
-            give_back([(later, attempts[later]) for later in order[index:]])
+            later = [(pk, attempts[pk]) for pk in order[index:]]
+            retrying(partial(give_back, later), until=until, what="giving back unplayed matches")
             break
         match = matches[pk]
         try:
@@ -186,13 +211,25 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
                 move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
                 match_id=pk,
             )
+        except OUTAGES as exc:  # the database or the broker, not the game: given back below
+            log.warning("match %s attempt %s interrupted by an outage: %s", pk, attempts[pk], exc)
+            interrupted.append(pk)
+            outcome[pk] = "interrupted"
+            continue
         except Exception as exc:  # any failure of the game or a bot: retried, then failed
             log.exception("match %s attempt %s failed", pk, attempts[pk])
-            release_after_error(pk, attempts[pk], f"{type(exc).__name__}: {exc}")
+            reason = f"{type(exc).__name__}: {exc}"
+            retrying(partial(release_after_error, pk, attempts[pk], reason), until=until, what=f"releasing match {pk}")
             outcome[pk] = "error"
             continue
         batch.append(Finished(match, attempts[pk], seats[pk], played))
-    return _commit(batch, outcome).get(match_id, "not claimed")
+    if interrupted:
+        back = [(pk, attempts[pk]) for pk in interrupted]
+        retrying(lambda: give_back(back, resend={match_id}), until=until, what="giving back interrupted matches")
+    committed = retrying(lambda: _commit_or_find(batch), until=until, what="committing played matches")
+    for item in batch:
+        outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
+    return outcome.get(match_id, "not claimed")
 
 
 def run_deal(match_id: int) -> str:
@@ -201,12 +238,23 @@ def run_deal(match_id: int) -> str:
     Every table plays on a thread of its own, held in lockstep (botclient.lockstep): no seat at
     any table is asked about pizza k before every table of the deal has reached it, so a bot that
     sits at several tables of the deal, and remembers, learns nothing another table has not shown.
+    Outages are ridden out as by `run_matches`.
     """
-    claimed = claim_group(match_id)
+    lease = MATCH_LEASE.lease_seconds()
+    until = time.monotonic() + lease * _RETRY_SHARE
+    claimed = retrying(lambda: claim_group(match_id), until=until, what=f"claiming the deal of match {match_id}")
     if not claimed:
         return "not claimed"
     attempts = dict(claimed)
-    matches, seats = _load(attempts)
+    try:
+        return _play_deal(match_id, attempts, until)
+    except OUTAGES:
+        _give_back_after_outage(match_id, attempts, until + lease * _GIVE_BACK_SHARE)
+        raise
+
+
+def _play_deal(match_id: int, attempts: dict[int, int], until: float) -> str:
+    matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
     order = sorted(attempts)
     # The seats' bots are made here, where the database is at hand; the threads only play.
     bots = {pk: runner.seat_bots([seat.player for seat in seats[pk]], matches[pk].seed, match_id=pk) for pk in order}
@@ -226,8 +274,7 @@ def run_deal(match_id: int) -> str:
                 pace=lockstep.pacer(table),
                 bots=bots[pk],
             )
-        except Exception as exc:  # the failure of one table is that table's (retried, then failed)
-            log.exception("match %s attempt %s failed", pk, attempts[pk])
+        except Exception as exc:  # the failure of one table is that table's (below)
             games[pk] = exc
         finally:
             lockstep.done(table)
@@ -242,27 +289,64 @@ def run_deal(match_id: int) -> str:
         thread.join()
     outcome: dict[int, str] = {}
     batch: list[Finished] = []
+    interrupted: list[int] = []
     for pk in order:
         game = games[pk]
-        if isinstance(game, Exception):
-            release_after_error(pk, attempts[pk], f"{type(game).__name__}: {game}")
+        if isinstance(game, OUTAGES):
+            log.warning("match %s attempt %s interrupted by an outage: %s", pk, attempts[pk], game)
+            interrupted.append(pk)
+            outcome[pk] = "interrupted"
+        elif isinstance(game, Exception):
+            log.error("match %s attempt %s failed", pk, attempts[pk], exc_info=game)
+            reason = f"{type(game).__name__}: {game}"
+            retrying(partial(release_after_error, pk, attempts[pk], reason), until=until, what=f"releasing match {pk}")
             outcome[pk] = "error"
         else:
             batch.append(Finished(matches[pk], attempts[pk], seats[pk], game))
-    return _commit(batch, outcome).get(match_id, "not claimed")
+    if interrupted:
+        back = [(pk, attempts[pk]) for pk in interrupted]
+        retrying(lambda: give_back(back, resend={match_id}), until=until, what="giving back interrupted matches")
+    committed = retrying(lambda: _commit_or_find(batch), until=until, what="committing played matches")
+    for item in batch:
+        outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
+    return outcome.get(match_id, "not claimed")
 
 
-def _load(attempts: dict[int, int]) -> tuple[dict[int, Match], dict[int, list[MatchSeat]]]:
-    """The claimed matches and their seats in seat order, players with them: two queries."""
-    matches = Match.objects.in_bulk(list(attempts))
+def _deal_group_of(match_id: int) -> bool:
+    return Match.objects.filter(pk=match_id, deal_group__isnull=False).exists()
+
+
+def _read(ids: list[int]) -> tuple[dict[int, Match], dict[int, list[MatchSeat]]]:
+    matches = Match.objects.in_bulk(ids)
     seats: dict[int, list[MatchSeat]] = {}
-    for seat in MatchSeat.objects.filter(match_id__in=list(attempts)).select_related("player").order_by("seat"):
+    for seat in MatchSeat.objects.filter(match_id__in=ids).select_related("player").order_by("seat"):
         seats.setdefault(seat.match_id, []).append(seat)
     return matches, seats
 
 
-def _commit(batch: list[Finished], outcome: dict[int, str]) -> dict[int, str]:
+def _commit_or_find(batch: list[Finished]) -> set[int]:
+    """Commit the batch; after a retry, also the matches an earlier try committed before its connection broke."""
     committed = commit_results(batch)
-    for item in batch:
-        outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
-    return outcome
+    missing = [item for item in batch if item.match.pk not in committed]
+    if missing:
+        rows = Match.objects.filter(pk__in=[item.match.pk for item in missing], status=Match.Status.FINISHED)
+        finished = dict(rows.values_list("pk", "attempt"))
+        committed |= {item.match.pk for item in missing if finished.get(item.match.pk) == item.attempt}
+    return committed
+
+
+def _give_back_after_outage(match_id: int, attempts: dict[int, int], until: float) -> None:
+    """The outage outlasted the retries: give back every claim still held, once the database answers.
+
+    Fenced by the attempt, so a match committed before the connection broke stays finished, and one
+    already taken over (its lease ran out) is left to its new holder.
+    """
+    claims = sorted(attempts.items())
+    try:
+        again = retrying(
+            lambda: give_back(claims, resend={match_id}), until=until, what="giving back matches after an outage"
+        )
+    except OUTAGES:
+        log.error("could not give back matches %s: their leases will bring them back", [pk for pk, _ in claims])
+        return
+    log.warning("gave back matches %s after an outage; sent again: %s", [pk for pk, _ in claims], again)

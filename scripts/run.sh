@@ -2,6 +2,7 @@
 # make run: install, migrate, start the API server, a worker and beat, play a demo arena, keep serving.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/supervise.sh"
 cd "$ROOT"
 # Submitted bots run only inside bubblewrap (never bare); JavaScript bots need Node.js.
 command -v bwrap >/dev/null || apt_install bubblewrap || echo "==> bubblewrap could not be installed: uploaded bots will be refused" >&2
@@ -36,11 +37,12 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 if [ "$EAGER" = "0" ]; then
-    echo "==> starting a Celery worker and beat (logs in var/)" >&2
-    "$VENV/bin/celery" -A config worker --loglevel=INFO >var/worker.log 2>&1 &
-    PIDS+=($!)
-    "$VENV/bin/celery" -A config beat --loglevel=INFO --schedule var/celerybeat-schedule >var/beat.log 2>&1 &
-    PIDS+=($!)
+    # Supervised: a worker or beat that exits is started again, with a line on stderr and in its log.
+    echo "==> starting a Celery worker and beat, restarted whenever they exit (logs in var/)" >&2
+    : >var/worker.log
+    : >var/beat.log
+    supervise worker var/worker.log "$VENV/bin/celery" -A config worker --loglevel=INFO
+    supervise beat var/beat.log "$VENV/bin/celery" -A config beat --loglevel=INFO --schedule var/celerybeat-schedule
 fi
 
 # ASGI under uvicorn workers: pages and the API as usual, and the live-update streams (Server-Sent

@@ -1,4 +1,9 @@
-"""Allocates memory until something gives."""
+"""Asks for memory until it is refused.
+
+The blocks come zeroed from calloc (`bytes(n)`), so no page is written: the address-space limit
+refuses the bot within microseconds however busy the machine, and it crashes with MemoryError. (A
+hog writing every page raced the move clock on a loaded machine and sometimes timed out first.)
+"""
 
 import json
 import sys
@@ -15,4 +20,4 @@ for line in sys.stdin:
         reply({"type": "ready"})
         continue
     while True:
-        hoard.append(bytearray(64 * 1024 * 1024))
+        hoard.append(bytes(64 * 1024 * 1024))

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from arena.claims import BUILTIN_ONLY, MATCH_LEASE
+from arena.claims import BUILTIN_ONLY, MATCH_LEASE, claim_batch, give_back
 from arena.matches import create_match
 from arena.models import Match, Player
 from ratings.ledger import verify_ratings
@@ -114,8 +114,24 @@ def test_matches_claimed_with_it_are_given_back_unplayed_once_the_batch_time_or_
         == [None] * 3
     )
     sent = [callback for callback in callbacks if getattr(callback, "__qualname__", "").startswith("send_on_commit")]
-    assert len(sent) == 3  # their play tasks sent again
+    assert sent == []  # their own messages still wait in the broker: no copies
     _ratings_follow_from_the_ledger()
+
+
+@pytest.mark.django_db
+def test_a_match_given_back_is_sent_again_only_if_a_task_used_up_its_message_meanwhile(
+    make_bots, settings, django_capture_on_commit_callbacks
+) -> None:
+    matches = _queue(make_bots(4), 4)
+    claimed = claim_batch(matches[0].id, 3)
+    assert claimed == [(m.id, 1) for m in matches]
+    # The message of matches[2] is delivered while the batch holds it: that task plays nothing.
+    assert run_matches(matches[2].id, extra=0) == "not claimed"
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert give_back(claimed[1:]) == [matches[2].id]
+    assert len(callbacks) == 1
+    assert _statuses(matches) == [("running", 1)] + [("queued", 0)] * 3
+    assert not Match.objects.filter(unsent=True).exists()
 
 
 @pytest.mark.django_db
@@ -133,8 +149,9 @@ def test_a_batch_holding_a_match_rated_already_still_commits_the_others(make_bot
     assert RatingChange.objects.filter(match=matches[1]).count() == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_concurrent_batches_sharing_players_neither_deadlock_nor_rate_a_match_twice(make_bots, settings) -> None:
+def test_concurrent_batches_sharing_players_neither_deadlock_nor_rate_a_match_twice(
+    restore_builtin_bots, transactional_db, make_bots, settings
+) -> None:
     settings.ARENA_CLAIM_BATCH = 5
     matches = _queue(make_bots(5), 40, seed=9)
     errors: list[BaseException] = []
