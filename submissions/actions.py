@@ -28,6 +28,8 @@ from ratings.elo import PROVISIONAL_GAMES
 from ratings.models import Rating
 from results.finish import run_match
 from sandbox import BundleRejected, SandboxUnavailable
+from sandbox.build import BuildFailed
+from sandbox.languages import ACCEPTED
 from submissions import bundles
 from submissions.matches import create_pinned_match
 from submissions.models import BotSeat, BotVersion, SubmittedBot
@@ -59,7 +61,7 @@ VALIDATION_LEASE = Lease(
 
 def _source(upload: tuple[str, bytes] | None, endpoint: str | None) -> dict[str, Any]:
     if (upload is None) == (not endpoint):
-        raise RequestError("send either a file (one .py or .js file, or a .zip holding main.py) or an endpoint URL")
+        raise RequestError(f"send either a file ({ACCEPTED}) or an endpoint URL")
     if upload is not None:
         try:
             checked = bundles.check_upload(*upload)
@@ -256,8 +258,18 @@ def run_validation(version_id: int) -> str:
         )
         _finish(version_id, attempt, accepted=False, reason=reason, log=[{"error": reason}])
         return "rejected"
+    except BuildFailed as exc:
+        reason = f"{exc}\n{exc.log}" if exc.log else str(exc)
+        _finish(
+            version_id,
+            attempt,
+            accepted=False,
+            reason=reason[:LOG_STDERR_CHARS],
+            log=[{"build": exc.log, "error": str(exc)}],
+        )
+        return "rejected"
     except BundleRejected as exc:
-        reason = f"the upload cannot be unpacked: {exc}"
+        reason = f"the upload cannot be prepared: {exc}"
         _finish(version_id, attempt, accepted=False, reason=reason, log=[{"error": reason}])
         return "rejected"
     except UnsafeEndpoint as exc:

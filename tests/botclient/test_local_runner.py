@@ -123,11 +123,11 @@ def test_a_file_that_is_not_a_bot_program_is_refused_by_name(run, tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")
     status, _, stderr = run("simulate", "--players", "2", "--bots", f"{notes},greedy")
-    assert status == 2 and "a bot program is a .py or .js file, or a folder or .zip holding main.py" in stderr
+    assert status == 2 and "'notes.txt' is not a bot program: a bot is one source file (.py, .js, .c," in stderr
     folder = tmp_path / "empty"
     folder.mkdir()
     status, _, stderr = run("simulate", "--players", "2", "--bots", f"{folder},greedy")
-    assert status == 2 and "a bot folder must hold main.py" in stderr
+    assert status == 2 and "no entry file (main.py, main.c, ...) at the top level" in stderr
 
 
 def test_a_program_that_exits_at_once_forfeits_its_seat_and_greedy_plays_it(run, tmp_path):

@@ -101,6 +101,7 @@ def test_a_bot_cannot_read_the_settings_the_shadow_file_or_the_environment(start
         "PWD",
         "PYTHONDONTWRITEBYTECODE",
         "PYTHONUNBUFFERED",
+        "OPENBLAS_NUM_THREADS",  # set for Python bots (numpy's threads), sandbox.languages
     }
     assert "work" not in result.action["root"] and "root" not in result.action["root"]
 
