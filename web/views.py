@@ -396,4 +396,4 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/bots.html", {"bots": owner_bots(request.user)})
+    return render(request, "web/bots.html", {"bots": owner_bots(request.user), "table_sizes": range(2, 6)})
