@@ -22,7 +22,7 @@ from arena.matches import resolve_game
 from arena.models import ArenaEntry, Match, Player
 from arena.names import name_refusal
 from arena.seeds import draw_seed
-from botclient.http import UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
+from botclient.http import PrivateEndpoint, UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
 from common.task_names import TaskName
 from ratings.elo import PROVISIONAL_GAMES
 from ratings.models import Rating
@@ -78,8 +78,14 @@ def _source(upload: tuple[str, bytes] | None, endpoint: str | None) -> dict[str,
     try:
         check_endpoint(endpoint, allow_private=bool(settings.ARENA_BOT_ALLOW_PRIVATE_URLS))
     except UnsafeEndpoint as exc:
-        raise RequestError(f"endpoint refused: {exc}") from None
+        raise RequestError(f"endpoint refused: {exc}{_local_hint(exc)}") from None
     return {"source": BotVersion.Source.ENDPOINT, "endpoint": endpoint}
+
+
+def _local_hint(exc: UnsafeEndpoint) -> str:
+    if not isinstance(exc, PrivateEndpoint):
+        return ""
+    return " (on your own machine, start the server with ARENA_BOT_ALLOW_PRIVATE_URLS=1 to allow such addresses)"
 
 
 def dispatch_validation(version_id: int) -> None:
@@ -273,7 +279,7 @@ def run_validation(version_id: int) -> str:
         _finish(version_id, attempt, accepted=False, reason=reason, log=[{"error": reason}])
         return "rejected"
     except UnsafeEndpoint as exc:
-        reason = f"the endpoint is refused: {exc}"
+        reason = f"the endpoint is refused: {exc}{_local_hint(exc)}"
         _finish(version_id, attempt, accepted=False, reason=reason, log=[{"error": reason}])
         return "rejected"
     builtins = {p.builtin: p for p in Player.objects.filter(builtin__in=["random", "greedy", "search"])}
