@@ -112,7 +112,7 @@ class LocalBots:
                 if move.status != "ok":
                     label = labels[move.seat]
                     said = f"; it answered {move.answer}" if move.answer is not None else ""
-                    self._say(f"[{label}, seat {move.seat}] turn {move.turn}: {move.status}: {move.error}{said}")
+                    self._say(f"[{label}, seat {move.seat}] {move.when}: {move.status}: {move.error}{said}")
         return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
 
     def close(self) -> None:

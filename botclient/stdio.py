@@ -161,6 +161,8 @@ class StdioBot(BotSession):
                     INVALID,
                     f"the bot wrote more than {STDOUT_SESSION_CAP} bytes to stdout",
                 )
+            if self._err_total > STDERR_READ_CAP:
+                return self._stderr_flood()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return self._stop(TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
@@ -180,6 +182,8 @@ class StdioBot(BotSession):
                 pass
             except BrokenPipeError:
                 return self._dead("the bot closed its stdin")
+            if self._err_total > STDERR_READ_CAP:
+                return self._stderr_flood()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return self._stop(TIMEOUT, "the bot does not read its stdin")
@@ -242,6 +246,11 @@ class StdioBot(BotSession):
     def _stop(self, status: str, error: str, answer: bytes | None = None) -> Exchange:
         self._shutdown()
         return Exchange(None, status, error, self._err_move.text(), answer)
+
+    def _stderr_flood(self) -> Exchange:
+        # Past the cap stderr is no longer read, so the bot would block and only time out: say why instead.
+        cap = STDERR_READ_CAP // (1024 * 1024)
+        return self._stop(CRASH, f"the bot wrote more than {cap} MiB to stderr, the cap per match (log less)")
 
     def _dead(self, what: str) -> Exchange:
         """The bot died on its own: say how, with what it wrote to stderr last."""

@@ -239,7 +239,7 @@ def _game_log(index: int, match: Match, seat: int) -> dict[str, Any]:
         "forfeited": bool(bot_seat and bot_seat.forfeited),
         "reason": (bot_seat.forfeit_reason if bot_seat else "") or match.error or None,
         "decisions": len(moves),
-        "max_latency_ms": max((m["latency_ms"] for m in moves), default=None),
+        "max_latency_ms": max((m["latency_ms"] for m in moves if m.get("latency_ms") is not None), default=None),
         "stderr": (bot_seat.stderr if bot_seat else "")[-LOG_STDERR_CHARS:],
     }
     # The bot's own words for the decision that failed it: what it actually answered, capped.
