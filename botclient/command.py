@@ -5,7 +5,7 @@ The rules package's command line (`games.part_du_chef.cli`) knows only the built
 console command gives it the `LocalBots` resolver, so `simulate`, `compare` and the others also take
 a bot in any language of the arena (`mybot.py`, `mybot.rs`, a folder or `.zip`...), built as the
 server builds it, or `http://localhost:8080/`. The server commands (`login`, `submit`, `enter`,
-`leave`, `status`, `logs`, `server-compare`) are in `botclient.server`.
+`leave`, `status`, `logs`, `server-compare`) are in `botclient.server`, `replay` in `botclient.replay`.
 Installed by `pip install -e .` (scripts/venv.sh does it), it runs from any folder.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from games.part_du_chef import cli
 
-from . import server
+from . import replay, server
 from .local import LocalBots
 
 
@@ -24,6 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in server.COMMANDS:
         return server.main(args, prog="part-du-chef")
+    if args and args[0] == "replay":
+        return replay.main(args[1:], prog="part-du-chef")
     return cli.main(args, resolvers=[LocalBots()], prog="part-du-chef")
 
 
