@@ -191,7 +191,6 @@ def build_command(lang: Language, entry: str, files: list[str], bot: str, out: s
             "CGO_ENABLED=0",
             "GOCACHE=/tmp/go-cache",
             "GOPATH=/tmp/go",
-            "GOFLAGS=-trimpath",
             "GOMAXPROCS=2",
         ]
         return [*env, tool_path("/usr/bin/go"), "build", "-o", f"{out}/main", *go_files]
