@@ -1,5 +1,6 @@
-"""Every language through the real stack: uploaded through the API, built and validated in the sandbox, then a
-friendly match played to the end; the same file played locally by `part-du-chef simulate` gives the same record."""
+"""Every language through the real stack: uploaded through the API, built and validated in the sandbox, then
+a friendly and an arena game played to the end; the same file played locally by `part-du-chef simulate` gives
+the same record."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from arena.matches import create_match
 from arena.models import Player
 from botclient.local import LocalBots
 from games.part_du_chef import cli
@@ -58,7 +60,7 @@ def _local_record(tmp_path: Path, kit: Path, monkeypatch, capsys) -> dict[str, o
 
 
 @pytest.mark.parametrize("language", list(KITS))
-def test_a_starter_kit_is_uploaded_built_validated_and_plays_a_friendly_match_as_it_plays_locally(
+def test_a_starter_kit_is_uploaded_built_validated_and_plays_friendly_and_arena_games_as_it_plays_locally(
     client_for, restore_builtin_bots, tmp_path, monkeypatch, capsys, language
 ):
     alice = client_for("alice")
@@ -80,6 +82,14 @@ def test_a_starter_kit_is_uploaded_built_validated_and_plays_a_friendly_match_as
     assert not any(result["forfeited"] for result in played["results"])
     seat = BotSeat.objects.get(match_id=match_id, seat=0)
     assert seat.version_id == version.id and all(move["status"] == "ok" for move in seat.moves)
+
+    # An arena game too (rated), against a house bot.
+    arena = create_match(game="part-du-chef", kind="arena", player_ids=[greedy.pk, bot_id], seed=SEED + 1)
+    assert actions.play_to_end(arena.id, 120) == "finished"
+    rated = alice.get(f"/api/matches/{arena.id}/").json()
+    assert rated["rated"] and not any(result["forfeited"] for result in rated["results"])
+    if language == "javascript":
+        assert "Warning" not in seat.stderr  # node --no-expose-wasm: no flag warning in every bot's stderr
 
     server = alice.get(f"/api/matches/{match_id}/record/").json()
     local = _local_record(tmp_path, kit, monkeypatch, capsys)
