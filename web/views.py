@@ -31,6 +31,8 @@ from play import engine, tables
 from play.models import FriendlyTable
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
+from submissions.decisions import NotShown, owner_view
+from submissions.models import BotSeat
 from web import charts, pizza, replay, search, sentences
 from web.bots import owner_bots
 from web.forms import SignUpForm
@@ -392,6 +394,25 @@ def rules(request: HttpRequest) -> HttpResponse:
         portion_of={sid: index for index, part in enumerate(portions_of(ring, (4, 5, 6))) for sid in part},
     )
     return render(request, f"web/rules_{language}.html", {"defs": pizza.defs(), "example": example})
+
+
+@login_required
+def bot_eyes(request: HttpRequest, bot_id: int, match_id: int) -> HttpResponse:
+    """A finished match through one's own bot's eyes: what it saw, answered, took and wrote, decision by decision."""
+    seat = get_object_or_404(
+        BotSeat.objects.select_related("match", "version", "player"),
+        player_id=bot_id,
+        player__owner=request.user,
+        match_id=match_id,
+    )
+    try:
+        view = owner_view(seat)
+    except NotShown as exc:
+        raise Http404(str(exc)) from None
+    for decision in view["decisions"]:
+        decision["seen"] = json.dumps(decision["observation"], ensure_ascii=False)
+        decision["played_json"] = json.dumps(decision["played"], ensure_ascii=False)
+    return render(request, "web/bot_eyes.html", {"view": view, "bot": seat.player})
 
 
 @login_required

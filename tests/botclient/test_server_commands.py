@@ -13,11 +13,13 @@ from django.contrib.auth.models import User
 from django.db import connections
 
 from arena.builtin import ensure_builtin_bots
+from arena.matches import create_match
 from arena.models import ArenaEntry, Player
-from botclient import command
+from botclient import command, replay
+from botclient.local import LocalBots
 from submissions import actions
 from submissions.models import BotVersion
-from tests.botclient.conftest import STARTER_KITS
+from tests.botclient.conftest import FAST, STARTER_KITS, sandbox_config
 from tests.web.asgi import asgi_site
 
 
@@ -32,6 +34,10 @@ def live(transactional_db: None, monkeypatch: Any, tmp_path: Any, bot_settings: 
             yield base
     finally:
         connections.close_all()
+
+
+def greedy_id() -> int:
+    return int(Player.objects.get(builtin="greedy").pk)
 
 
 def _run(capsys: Any, *argv: str) -> tuple[int, str, str]:
@@ -66,6 +72,17 @@ def test_login_submit_status_logs_enter_and_leave_against_a_live_server(live, ca
     status, out, _ = _run(capsys, "logs", str(bot_id))
     assert status == 0 and out.startswith(f"bot {bot_id} version 1: active\n")
     assert "game 1 (match " in out and "game 2 (match " in out and "hello from C" in out
+
+    # replay by match id: the record comes from the server logged in to.
+    match = create_match(game="part-du-chef", kind="friendly", player_ids=[bot_id, greedy_id()], seed=12)
+    assert actions.play_to_end(match.id, 120) == "finished"
+    resolver = LocalBots(sandbox_config=sandbox_config(), **FAST)
+    capsys.readouterr()
+    status = replay.main([str(match.id), "--bot", str(STARTER_KITS / "c" / "main.c"), "--seat", "0"], resolver=resolver)
+    out = capsys.readouterr().out
+    assert status == 0 and re.fullmatch(
+        r"seat 0 \(c-chef\): (\d+) decisions replayed, \1 the same, 0 different\n", out
+    ), out
 
     status, out, _ = _run(capsys, "enter", str(bot_id))
     entry = ArenaEntry.objects.get(player_id=bot_id, active=True)

@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+from django.test import Client
+
 from arena.models import Player
 from botclient import replay
 from botclient.local import LocalBots
@@ -50,7 +52,7 @@ def _replay(tmp_path: Path, monkeypatch, capsys, *argv: str) -> tuple[int, str]:
 
 
 def test_the_owner_sees_each_decision_as_the_bot_saw_it_and_replay_reproduces_them(
-    submit, client_for, restore_builtin_bots, tmp_path, monkeypatch, capsys
+    submit, client_for, users, restore_builtin_bots, tmp_path, monkeypatch, capsys
 ):
     bot = submit("c-eyes", KIT.read_bytes(), filename="main.c")
     alice = client_for("alice")
@@ -74,6 +76,19 @@ def test_the_owner_sees_each_decision_as_the_bot_saw_it_and_replay_reproduces_th
         assert decision["played"] == {k: v for k, v in action.items() if k not in ("seat", "pizza")}
     assert "hello from C" in body["stderr"]
     assert client_for("bob").get(f"/api/bots/{bot.pk}/matches/{match_id}/decisions/").status_code == 404
+
+    # The same on the page, for the owner only.
+    page = Client()
+    page.force_login(users["alice"])
+    shown = page.get(f"/my-bots/{bot.pk}/matches/{match_id}/")
+    assert shown.status_code == 200
+    html = shown.content.decode()
+    assert html.count('<tr class="decision">') == len(mine) and "hello from C" in html
+    assert f"part-du-chef replay {match_id} --bot FILE --seat 1" in html
+    assert 'class="bot-eyes-link"' in page.get("/my-bots/").content.decode()
+    stranger = Client()
+    stranger.force_login(users["bob"])
+    assert stranger.get(f"/my-bots/{bot.pk}/matches/{match_id}/").status_code == 404
 
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
