@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from accounts import throttles
 from accounts.signup import create_account, refusals
+from arena.people import person_of
 from common.clients import client_address
 
 
@@ -25,7 +26,8 @@ class AccountCreateSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class AccountSerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="the account's id")
+    player_id = serializers.IntegerField(help_text="the account's human player: the id in matches, ratings, players")
     username = serializers.CharField()
     token = serializers.CharField()
 
@@ -54,7 +56,7 @@ class AccountCreateView(APIView):
             raise ValidationError(problems)
         user, token = create_account(username, password)
         throttles.signed_up(address)
-        body = {"id": user.pk, "username": user.username, "token": token.key}
+        body = {"id": user.pk, "player_id": person_of(user).pk, "username": user.username, "token": token.key}
         return Response(AccountSerializer(body).data, status=status.HTTP_201_CREATED)
 
 

@@ -7,12 +7,14 @@ through the same StdioBot code as a sandboxed bot, so messages, time limits and 
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Unpack
+
+from sandbox import BundleRejected
+from sandbox.languages import launch
 
 from .protocol import CRASH, BotFailure, MoveResult
 from .stdio import StdioBot, StdioLimits
@@ -60,21 +62,18 @@ class BareProcess:
 
 
 def bare_command(files: Path) -> tuple[list[str], Path]:
-    """The command and working directory for a ``.py``/``.js`` file or a folder with ``main.py``/``main.js``."""
-    if files.is_dir():
-        entry = next((files / name for name in ("main.py", "main.js") if (files / name).is_file()), None)
-        if entry is None:
-            raise BotFailure(MoveResult(None, CRASH, 0.0, "", "the bot has no main.py"))
-    else:
-        entry = files
-    if entry.suffix == ".py":
-        return [sys.executable, "-B", "-s", "-E", str(entry)], entry.parent
-    if entry.suffix == ".js":
-        node = shutil.which("node")
-        if node is None:
-            raise BotFailure(MoveResult(None, CRASH, 0.0, "", "node is not installed: a .js bot needs Node.js"))
-        return [node, "--jitless", "--max-old-space-size=256", str(entry)], entry.parent
-    raise BotFailure(MoveResult(None, CRASH, 0.0, "", f"cannot run {entry.name!r}: a bot is a .py file (or .js)"))
+    """The command and working directory of a prepared bot folder or a lone ``.py``/``.js`` file."""
+    folder = files if files.is_dir() else files.parent
+    try:
+        lang, argv = launch(files, str(folder))
+    except BundleRejected as exc:
+        raise BotFailure(MoveResult(None, CRASH, 0.0, "", str(exc))) from None
+    if lang.key == "python":
+        argv = [sys.executable, *argv[argv.index("/usr/bin/python3") + 1 :]]
+    missing = lang.missing_tools()
+    if missing:
+        raise BotFailure(MoveResult(None, CRASH, 0.0, "", f"{lang.name} needs {', '.join(missing)}, not installed"))
+    return argv, folder
 
 
 class BareBot(StdioBot):

@@ -39,6 +39,10 @@ class UnsafeEndpoint(ValueError):
     """A bot URL the service refuses to call; the message names the reason."""
 
 
+class PrivateEndpoint(UnsafeEndpoint):
+    """The URL reaches a loopback, private or otherwise non-public address (allowed on one's own machine)."""
+
+
 @dataclass(frozen=True)
 class Endpoint:
     scheme: str
@@ -132,7 +136,7 @@ def resolve_checked(endpoint: Endpoint, *, allow_private: bool, resolver: Resolv
         for address in parsed:
             reason = refusal(address)
             if reason:
-                raise UnsafeEndpoint(f"bot URLs must reach a public address: {endpoint.host} -> {reason}")
+                raise PrivateEndpoint(f"bot URLs must reach a public address: {endpoint.host} -> {reason}")
     return str(parsed[0])
 
 

@@ -1,21 +1,23 @@
 """Bot programs and URLs on the local command line, played exactly as the arena plays them.
 
 `LocalBots` is the bot resolver the `part-du-chef` command hands to the games command line: it
-understands a `.py` or `.js` file, a folder or `.zip` holding `main.py`, and an `http(s)` URL
-(localhost allowed, it is your machine). A program is checked and unpacked as an upload is
-(`sandbox.bundle`), runs inside the sandbox when it can start here (`--no-sandbox` runs it bare and
-says so), and every game goes through `botclient.match.play_with_sessions`: the same messages,
-time limits, time bank and failure policy as a match in the arena.
+understands a source file in any of the arena's languages (`.py`, `.js`, `.c`, `.cpp`, `.rs`, `.go`,
+`.java`), a folder or `.zip` holding `main.<ext>` (or a ready-built `main`), and an `http(s)` URL
+(localhost allowed, it is your machine). A program is checked, unpacked and built as an upload is
+(`sandbox.build`, same compilers and flags), runs inside the sandbox when it can start here
+(`--no-sandbox` runs it bare and says so), and every game goes through
+`botclient.match.play_with_sessions`: the same messages, time limits, time bank and failure policy as
+a match in the arena.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import sys
 import tempfile
-import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,7 +25,9 @@ from typing import Any, TextIO
 from games.part_du_chef import State
 from games.part_du_chef.seating import BotError, Outcome, Pace, looks_like_program
 from sandbox import BundleRejected, Sandbox, SandboxConfig, SandboxUnavailable
-from sandbox.bundle import BundleLimits, check_python_upload, inspect_zip, prepare_upload
+from sandbox.build import BuildFailed, prepare_bot
+from sandbox.bundle import BundleLimits
+from sandbox.languages import BUILD_INFO
 
 from . import limits
 from .bare import BareBot
@@ -108,7 +112,7 @@ class LocalBots:
                 if move.status != "ok":
                     label = labels[move.seat]
                     said = f"; it answered {move.answer}" if move.answer is not None else ""
-                    self._say(f"[{label}, seat {move.seat}] turn {move.turn}: {move.status}: {move.error}{said}")
+                    self._say(f"[{label}, seat {move.seat}] {move.when}: {move.status}: {move.error}{said}")
         return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
 
     def close(self) -> None:
@@ -124,32 +128,41 @@ class LocalBots:
         return self._tmp
 
     def _prepare(self, path: Path, spec: str) -> Path:
-        """A folder holding main.py (or main.js), checked and unpacked as the arena does an upload."""
+        """A runnable bot folder, checked, unpacked and built as the arena does an upload.
+
+        A file or zip is built once per content into the cache folder (``PART_DU_CHEF_CACHE``, by
+        default ``~/.cache/part-du-chef/builds``); a folder is built afresh each run.
+        """
         if path in self._prepared:
             return self._prepared[path]
-        dest = self._workdir() / f"bot{len(self._prepared)}"
         try:
             if path.is_dir():
-                if not any((path / name).is_file() for name in ("main.py", "main.js")):
-                    raise BotError(f"{spec}: a bot folder must hold main.py (or main.js)")
-                shutil.copytree(path, dest, symlinks=True)
-            elif path.suffix.lower() == ".zip" or zipfile.is_zipfile(path):
-                if self.bare:
-                    _unzip_bare(path, dest)
-                else:
-                    prepare_upload(path, dest, self._box(), BundleLimits())
-            elif path.suffix.lower() in (".py", ".js"):
-                text = check_python_upload(path.read_bytes(), BundleLimits())
-                dest.mkdir()
-                (dest / f"main{path.suffix.lower()}").write_text(text, encoding="utf-8")
+                dest = self._workdir() / f"bot{len(self._prepared)}"
+                self._build(path, dest, path.name)
             else:
-                raise BotError(f"{spec}: a bot program is a .py or .js file, or a folder or .zip holding main.py")
+                data = path.read_bytes()
+                key = hashlib.sha256(path.name.encode() + b"\0" + data).hexdigest()
+                dest = cache_dir() / key
+                if not (dest / BUILD_INFO).is_file():
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    work = Path(tempfile.mkdtemp(prefix=f".{key[:12]}-", dir=dest.parent))
+                    try:
+                        self._build(path, work / "bot", path.name)
+                        shutil.rmtree(dest, ignore_errors=True)
+                        os.rename(work / "bot", dest)
+                    finally:
+                        shutil.rmtree(work, ignore_errors=True)
+        except BuildFailed as exc:
+            raise BotError(f"{spec}: {exc}\n{exc.log}") from None
         except BundleRejected as exc:
             raise BotError(f"{spec}: {exc}") from None
         except OSError as exc:
             raise BotError(f"{spec}: {exc.strerror or exc}") from None
         self._prepared[path] = dest
         return dest
+
+    def _build(self, source: Path, dest: Path, filename: str) -> None:
+        prepare_bot(source, dest, None if self.bare else self._box(), BundleLimits(), filename=filename)
 
     def _box(self) -> Sandbox:
         if self._sandbox is None:
@@ -197,24 +210,10 @@ class LocalBots:
         print(line, file=self.out or sys.stderr, flush=True)
 
 
-def _unzip_bare(path: Path, dest: Path) -> None:
-    """Without the sandbox: the same central-directory checks as an upload, then a plain extraction."""
-    limits = BundleLimits()
-    infos = inspect_zip(path, limits)
-    dest.mkdir(parents=True)
-    written = 0
-    with zipfile.ZipFile(path) as archive:
-        for info in infos:
-            if info.is_dir():
-                (dest / info.filename).mkdir(parents=True, exist_ok=True)
-                continue
-            target = dest / info.filename
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(info) as source, open(target, "wb") as sink:
-                while chunk := source.read(65536):
-                    written += len(chunk)
-                    if written > limits.unpacked_bytes:
-                        raise BundleRejected("zip bomb refused: the unpacked files exceed the limits")
-                    sink.write(chunk)
-    if not (dest / "main.py").is_file():
-        raise BundleRejected("the zip must hold main.py at its top level")
+def cache_dir() -> Path:
+    """Where built bot programs are kept between runs (one folder per file content)."""
+    configured = os.environ.get("PART_DU_CHEF_CACHE")
+    if configured:
+        return Path(configured).expanduser()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "part-du-chef" / "builds"

@@ -37,16 +37,25 @@ class MoveLog:
     error: str | None = None
     stderr: str = ""
     answer: str | None = None  # the raw reply, kept for an invalid or illegal decision only
+    # A failure before "ready": no turn of the game, and its start-up time is no decision's latency.
+    at_start: bool = False
+
+    @property
+    def when(self) -> str:
+        return "at start" if self.at_start else f"turn {self.turn}"
 
     def to_json(self) -> dict[str, Any]:
-        entry = {
+        entry: dict[str, Any] = {
             "seat": self.seat,
-            "turn": self.turn,
+            "turn": None if self.at_start else self.turn,
             "status": self.status,
-            "latency_ms": round(self.latency_ms, 3),
+            "latency_ms": None if self.at_start else round(self.latency_ms, 3),
             "error": self.error,
             "stderr": self.stderr,
         }
+        if self.at_start:
+            entry["at"] = "start"
+            entry["start_ms"] = round(self.latency_ms, 3)
         if self.answer is not None:
             entry["answer"] = self.answer
         return entry
@@ -96,7 +105,9 @@ def play_with_sessions(
                     bot.start(seat, players, dict(options or {}))
                 except BotFailure as exc:
                     r = exc.result
-                    play.moves.append(MoveLog(seat, state.turn, r.status, r.latency_ms, r.error, r.stderr_tail))
+                    play.moves.append(
+                        MoveLog(seat, state.turn, r.status, r.latency_ms, r.error, r.stderr_tail, at_start=True)
+                    )
                     forfeit(seat, r.status, r.error)
         while not state.is_over:
             to_act = state.to_act

@@ -15,10 +15,12 @@ import signal
 import subprocess
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Unpack
 
-from sandbox import Sandbox, SandboxedProcess
+from sandbox import BundleRejected, Sandbox, SandboxedProcess
+from sandbox.languages import Language, launch
 from sandbox.runner import refuse_links
 
 from . import limits
@@ -159,6 +161,8 @@ class StdioBot(BotSession):
                     INVALID,
                     f"the bot wrote more than {STDOUT_SESSION_CAP} bytes to stdout",
                 )
+            if self._err_total > STDERR_READ_CAP:
+                return self._stderr_flood()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return self._stop(TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
@@ -178,6 +182,8 @@ class StdioBot(BotSession):
                 pass
             except BrokenPipeError:
                 return self._dead("the bot closed its stdin")
+            if self._err_total > STDERR_READ_CAP:
+                return self._stderr_flood()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return self._stop(TIMEOUT, "the bot does not read its stdin")
@@ -241,6 +247,11 @@ class StdioBot(BotSession):
         self._shutdown()
         return Exchange(None, status, error, self._err_move.text(), answer)
 
+    def _stderr_flood(self) -> Exchange:
+        # Past the cap stderr is no longer read, so the bot would block and only time out: say why instead.
+        cap = STDERR_READ_CAP // (1024 * 1024)
+        return self._stop(CRASH, f"the bot wrote more than {cap} MiB to stderr, the cap per match (log less)")
+
     def _dead(self, what: str) -> Exchange:
         """The bot died on its own: say how, with what it wrote to stderr last."""
         if self._wall_expired:
@@ -285,23 +296,12 @@ def _describe_exit(code: int | None) -> str:
     return f" (exit code {code})"
 
 
-def entry_command(files: Path, python: str, node: str) -> list[str]:
-    """The command that runs a bot: a ``.py``/``.js`` file, or a directory with ``main.py``/``main.js``."""
-    if files.is_dir():
-        for name in ("main.py", "main.js"):
-            if (files / name).is_file():
-                entry = name
-                break
-        else:
-            raise BotFailure(MoveResult(None, CRASH, 0.0, "", "the bot has no main.py"))
-    else:
-        entry = files.name
-    if entry.endswith(".py"):
-        return [python, "-B", "-s", "-E", f"/bot/{entry}"]
-    if entry.endswith(".js"):
-        # V8's JIT reserves more address space than the 512 MB limit allows.
-        return [node, "--jitless", "--max-old-space-size=256", f"/bot/{entry}"]
-    raise BotFailure(MoveResult(None, CRASH, 0.0, "", f"cannot run {entry!r}: a bot is a .py file (or .js)"))
+def entry_command(files: Path) -> tuple[Language, list[str]]:
+    """The language and command of a prepared bot folder (sandbox.build), or a lone ``.py``/``.js`` file."""
+    try:
+        return launch(files, "/bot")
+    except BundleRejected as exc:
+        raise BotFailure(MoveResult(None, CRASH, 0.0, "", str(exc))) from None
 
 
 class SandboxedBot(StdioBot):
@@ -320,10 +320,15 @@ class SandboxedBot(StdioBot):
         refuse_links(self.files)
         self.sandbox = sandbox or Sandbox()
         self.sandbox.check()
-        self.argv = entry_command(self.files, self.sandbox.config.python, self.sandbox.config.node)
+        self.language, self.argv = entry_command(self.files)
+        # A runtime that loads slowly (the JVM) gets its documented extra start-up allowance.
+        self.start_ms += self.language.extra_start_ms
+        base = self.sandbox.config.limits
+        memory = max(base.memory_bytes, self.language.run_memory_bytes or 0)
+        self.run_limits = base if memory == base.memory_bytes else replace(base, memory_bytes=memory)
 
     def _spawn(self) -> SandboxedProcess:
-        return self.sandbox.spawn(self.files, self.argv)
+        return self.sandbox.spawn(self.files, self.argv, limits=self.run_limits, ro_binds=self.language.ro_binds())
 
     @property
     def uid(self) -> int | None:

@@ -14,6 +14,8 @@ from matchmaking.status import explain
 
 class ArenaEntrySerializer(serializers.ModelSerializer[ArenaEntry]):
     player = serializers.IntegerField(source="player_id")
+    # One game today: like POST /api/bots/, `game` may be left out.
+    game = serializers.CharField(max_length=32, default="part-du-chef")
     current_match = serializers.IntegerField(
         source="current_match_id", read_only=True, allow_null=True, help_text="the arena match it plays; null when not"
     )

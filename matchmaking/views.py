@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -57,6 +59,23 @@ class ArenaEntryViewSet(
             entered_by=request.user,
         )
         return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
+
+    def get_object(self) -> ArenaEntry:
+        """One's own entry; one that has left is shown (state `left`) but cannot be left again."""
+        try:
+            return super().get_object()
+        except Http404:
+            pk = str(self.kwargs.get(self.lookup_field, ""))
+            left = (
+                ArenaEntry.objects.filter(pk=pk, entered_by_id=self.request.user.pk, active=False)
+                .select_related("player", "current_match")
+                .first()
+            )
+            if left is None:
+                raise NotFound(f"you have no arena entry {pk}") from None
+            if self.action == "retrieve":
+                return left
+            raise NotFound(f"arena entry {pk} ({left.player.name}) has already left the arena") from None
 
     def perform_destroy(self, instance: ArenaEntry) -> None:
         leave_arena(instance)

@@ -1,10 +1,11 @@
-"""Turning an uploaded bot (one ``.py`` file or a ``.zip`` holding ``main.py``) into files to run.
+"""Checking and unpacking an uploaded bot (one source file, or a ``.zip`` holding its entry file).
 
 A zip goes through two gates.  First the worker reads only the zip's central
 directory (no decompression) and refuses anything suspicious: too big, too
 many entries, declared sizes or compression ratios of a zip bomb, absolute
 paths, ``..``, symlinks or other special files, encryption, exotic
-compression, duplicates, no ``main.py``.  Only then is it decompressed, and
+compression, duplicates, no entry file (``main.py``, ``main.c``, ... see
+``sandbox.languages``).  Only then is it decompressed, and
 that happens inside the sandbox (``unzip_worker.py``, same checks again, byte
 counting while it writes, file-size and tmpfs limits, a time limit), so a
 decompressor bug or a lying header cannot touch the worker.  What comes back
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .errors import BundleRejected
+from .languages import language_of_zip
 from .runner import Sandbox
 
 KiB = 1024
@@ -96,8 +98,7 @@ def check_entries(infos: list[zipfile.ZipInfo], limits: BundleLimits) -> list[zi
                 raise BundleRejected(
                     f"zip bomb refused: {name!r} expands {ratio:.0f} times (the limit is {limits.ratio})"
                 )
-    if "main.py" not in seen:
-        raise BundleRejected("the zip must hold main.py at its top level")
+    language_of_zip(sorted(seen))
     return infos
 
 
@@ -160,12 +161,14 @@ def _copy_regular(source: Path, dest: Path, limits: BundleLimits) -> None:
             if count > limits.entries or total > limits.unpacked_bytes:
                 raise BundleRejected("zip bomb refused: the unpacked files exceed the limits")
             shutil.copyfile(src, dest / rel / name, follow_symlinks=False)
-    if not (dest / "main.py").is_file():
-        raise BundleRejected("the zip must hold main.py at its top level")
+            if st.st_mode & stat.S_IXUSR:
+                os.chmod(dest / rel / name, 0o755)  # a ready-built program keeps its execute bit
 
 
 def prepare_upload(upload: Path, dest: Path, sandbox: Sandbox, limits: BundleLimits | None = None) -> Path:
-    """Make ``dest`` a directory holding ``main.py`` (and whatever else the zip held)."""
+    """Make ``dest`` a directory holding ``main.py`` (and whatever else the zip held), unbuilt.
+
+    Kept for Python and zips; ``sandbox.build.prepare_bot`` does every language and builds."""
     limits = limits or BundleLimits()
     if upload.suffix.lower() == ".zip" or zipfile.is_zipfile(upload):
         return unpack_zip(upload, dest, sandbox, limits)

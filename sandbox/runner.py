@@ -261,17 +261,26 @@ class Sandbox:
             os.chmod(dirpath, 0o750)
             for name in filenames:
                 p = os.path.join(dirpath, name)
+                # A program's execute bit survives (a ready-built or compiled bot); nothing else does.
+                executable = os.lstat(p).st_mode & stat.S_IXUSR
                 os.chown(p, 0, slot.gid)
-                os.chmod(p, 0o640)
+                os.chmod(p, 0o750 if executable else 0o640)
         os.chown(workdir, 0, slot.gid)
         return workdir
 
     # -- launching ----------------------------------------------------------------
 
     def command(
-        self, argv: list[str], seccomp_fd: int, *, writable: bool = False, block_fd: int | None = None
+        self,
+        argv: list[str],
+        seccomp_fd: int,
+        *,
+        writable: bool = False,
+        block_fd: int | None = None,
+        limits: SandboxLimits | None = None,
+        ro_binds: tuple[str, ...] = (),
     ) -> list[str]:
-        cfg, lim = self.config, self.config.limits
+        cfg, lim = self.config, limits or self.config.limits
         cmd = [
             cfg.prlimit,
             f"--as={lim.memory_bytes}",
@@ -299,6 +308,9 @@ class Sandbox:
             elif os.path.isdir(top):
                 cmd += ["--ro-bind", top, top]
         for path in _SYSTEM_FILES:
+            cmd += ["--ro-bind-try", path, path]
+        # A runtime's own read-only files outside /usr (the JVM's /etc/java-*), named by sandbox.languages.
+        for path in ro_binds:
             cmd += ["--ro-bind-try", path, path]
         cmd += [
             "--proc",
@@ -351,12 +363,31 @@ class Sandbox:
         cmd += ["--", *argv]
         return cmd
 
-    def spawn(self, files: Path, argv: list[str], *, writable_out: bool = False) -> SandboxedProcess:
-        """Start ``argv`` (paths as seen inside, e.g. ``/bot/main.py``) with ``files`` at ``/bot``."""
-        self.check()
-        return self._spawn(files, argv, writable_out)
+    def spawn(
+        self,
+        files: Path,
+        argv: list[str],
+        *,
+        writable_out: bool = False,
+        limits: SandboxLimits | None = None,
+        ro_binds: tuple[str, ...] = (),
+    ) -> SandboxedProcess:
+        """Start ``argv`` (paths as seen inside, e.g. ``/bot/main.py``) with ``files`` at ``/bot``.
 
-    def _spawn(self, files: Path, argv: list[str], writable_out: bool) -> SandboxedProcess:
+        ``limits`` replaces the configured rlimits for this process (a build, a runtime that needs more
+        address space); the slot's cgroups keep the configured memory, so the sum stays bounded.
+        """
+        self.check()
+        return self._spawn(files, argv, writable_out, limits, ro_binds)
+
+    def _spawn(
+        self,
+        files: Path,
+        argv: list[str],
+        writable_out: bool,
+        limits: SandboxLimits | None = None,
+        ro_binds: tuple[str, ...] = (),
+    ) -> SandboxedProcess:
         slot = self.pool.acquire()
         try:
             workdir = self.stage(slot, files)
@@ -368,14 +399,22 @@ class Sandbox:
                 out = workdir / "out"
                 out.mkdir(mode=0o700)
                 os.chown(out, slot.uid, slot.gid)
-            popen = self._popen(workdir, argv, slot, writable_out)
+            popen = self._popen(workdir, argv, slot, writable_out, limits, ro_binds)
         except BaseException:
             shutil.rmtree(workdir, ignore_errors=True)
             slot.release()
             raise
         return SandboxedProcess(popen, slot, workdir, self.cgroups)
 
-    def _popen(self, workdir: Path, argv: list[str], slot: Slot, writable: bool) -> subprocess.Popen[bytes]:
+    def _popen(
+        self,
+        workdir: Path,
+        argv: list[str],
+        slot: Slot,
+        writable: bool,
+        limits: SandboxLimits | None = None,
+        ro_binds: tuple[str, ...] = (),
+    ) -> subprocess.Popen[bytes]:
         if self.cgroups is not None:
             self.cgroups.prepare(slot.uid)
         read_fd, write_fd = os.pipe()
@@ -385,7 +424,9 @@ class Sandbox:
             os.close(write_fd)
             write_fd = -1
             popen = subprocess.Popen(
-                self.command(argv, read_fd, writable=writable, block_fd=block_read),
+                self.command(
+                    argv, read_fd, writable=writable, block_fd=block_read, limits=limits, ro_binds=ro_binds
+                ),
                 cwd=workdir,
                 user=slot.uid,
                 group=slot.gid,
@@ -422,9 +463,11 @@ class Sandbox:
         timeout_s: float,
         output_cap: int = 256 * 1024,
         collect_out: Path | None = None,
+        limits: SandboxLimits | None = None,
+        ro_binds: tuple[str, ...] = (),
     ) -> RunResult:
         """Run to completion (or ``timeout_s``); optionally hand back what it wrote to ``/out``."""
-        proc = self.spawn(files, argv, writable_out=collect_out is not None)
+        proc = self.spawn(files, argv, writable_out=collect_out is not None, limits=limits, ro_binds=ro_binds)
         try:
             result = _communicate(proc.popen, timeout_s, output_cap)
             if collect_out is not None and result.returncode == 0 and not result.timed_out:

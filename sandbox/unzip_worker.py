@@ -48,6 +48,8 @@ def main() -> None:
                     if written > max_bytes:
                         fail(f"zip bomb refused: the zip expands to more than {max_bytes} bytes")
                     dst.write(chunk)
+            if mode & stat.S_IXUSR:
+                os.chmod(target, 0o755)  # a ready-built program keeps its execute bit
 
 
 if __name__ == "__main__":

@@ -4,9 +4,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/supervise.sh"
 cd "$ROOT"
-# Submitted bots run only inside bubblewrap (never bare); JavaScript bots need Node.js.
+# Submitted bots run only inside bubblewrap (never bare), built and run by their language's toolchain.
 command -v bwrap >/dev/null || apt_install bubblewrap || echo "==> bubblewrap could not be installed: uploaded bots will be refused" >&2
-command -v node >/dev/null || apt_install nodejs || true
+install_bot_toolchains
 ensure_venv "$ROOT/requirements.txt"
 PY="$VENV/bin/python"
 HOST="${HOST:-127.0.0.1}"

@@ -9,9 +9,9 @@ command -v bwrap >/dev/null || apt_install bubblewrap
 command -v pg_ctlcluster >/dev/null || apt_install postgresql
 command -v redis-server >/dev/null || apt_install redis-server
 command -v redis-cli >/dev/null || apt_install redis-tools
-# Browser tests drive Debian's Chromium; JavaScript bots and the JS starter kit run on Node.js.
+# Browser tests drive Debian's Chromium; bots in every language (docs/languages.md) need their toolchains.
 command -v chromium >/dev/null || apt_install chromium
-command -v node >/dev/null || apt_install nodejs
+install_bot_toolchains
 
 # PostgreSQL and Redis: start them when installed but stopped.
 if ! pg_isready -q -h 127.0.0.1 -p 5432; then

@@ -35,3 +35,20 @@ apt_install() {
     fi
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "$@" </dev/null
 }
+
+# The compilers and runtimes of uploaded bots (docs/languages.md), from Debian's packages: each is checked at
+# its fixed path (a toolchain elsewhere, e.g. ~/.cargo, is not what the sandbox runs).
+install_bot_toolchains() {
+    local missing=()
+    [ -x /usr/bin/gcc ] || missing+=(gcc)
+    [ -x /usr/bin/g++ ] || missing+=(g++)
+    [ -x /usr/bin/rustc ] || missing+=(rustc)
+    [ -x /usr/bin/go ] || missing+=(golang-go)
+    [ -x /usr/bin/javac ] || missing+=(default-jdk-headless)
+    [ -x /usr/bin/node ] || missing+=(nodejs)
+    [ -f /usr/lib/python3/dist-packages/numpy/__init__.py ] || missing+=(python3-numpy)
+    if [ "${#missing[@]}" -gt 0 ]; then
+        apt_install "${missing[@]}" ||
+            echo "==> could not install ${missing[*]}: bots in those languages will be refused at upload" >&2
+    fi
+}

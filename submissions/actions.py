@@ -22,11 +22,13 @@ from arena.matches import resolve_game
 from arena.models import ArenaEntry, Match, Player
 from arena.names import name_refusal
 from arena.seeds import draw_seed
-from botclient.http import UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
+from botclient.http import PrivateEndpoint, UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
 from common.task_names import TaskName
 from ratings.ledger import reset_provisional
 from results.finish import run_match
 from sandbox import BundleRejected, SandboxUnavailable
+from sandbox.build import BuildFailed
+from sandbox.languages import ACCEPTED
 from submissions import bundles
 from submissions.matches import create_pinned_match
 from submissions.models import BotSeat, BotVersion, SubmittedBot
@@ -58,7 +60,7 @@ VALIDATION_LEASE = Lease(
 
 def _source(upload: tuple[str, bytes] | None, endpoint: str | None) -> dict[str, Any]:
     if (upload is None) == (not endpoint):
-        raise RequestError("send either a file (one .py or .js file, or a .zip holding main.py) or an endpoint URL")
+        raise RequestError(f"send either a file ({ACCEPTED}) or an endpoint URL")
     if upload is not None:
         try:
             checked = bundles.check_upload(*upload)
@@ -75,8 +77,14 @@ def _source(upload: tuple[str, bytes] | None, endpoint: str | None) -> dict[str,
     try:
         check_endpoint(endpoint, allow_private=bool(settings.ARENA_BOT_ALLOW_PRIVATE_URLS))
     except UnsafeEndpoint as exc:
-        raise RequestError(f"endpoint refused: {exc}") from None
+        raise RequestError(f"endpoint refused: {exc}{_local_hint(exc)}") from None
     return {"source": BotVersion.Source.ENDPOINT, "endpoint": endpoint}
+
+
+def _local_hint(exc: UnsafeEndpoint) -> str:
+    if not isinstance(exc, PrivateEndpoint):
+        return ""
+    return " (on your own machine, start the server with ARENA_BOT_ALLOW_PRIVATE_URLS=1 to allow such addresses)"
 
 
 def dispatch_validation(version_id: int) -> None:
@@ -230,7 +238,7 @@ def _game_log(index: int, match: Match, seat: int) -> dict[str, Any]:
         "forfeited": bool(bot_seat and bot_seat.forfeited),
         "reason": (bot_seat.forfeit_reason if bot_seat else "") or match.error or None,
         "decisions": len(moves),
-        "max_latency_ms": max((m["latency_ms"] for m in moves), default=None),
+        "max_latency_ms": max((m["latency_ms"] for m in moves if m.get("latency_ms") is not None), default=None),
         "stderr": (bot_seat.stderr if bot_seat else "")[-LOG_STDERR_CHARS:],
     }
     # The bot's own words for the decision that failed it: what it actually answered, capped.
@@ -272,12 +280,22 @@ def run_validation(version_id: int) -> str:
         )
         _finish(version_id, attempt, accepted=False, reason=reason, log=[{"error": reason}])
         return "rejected"
+    except BuildFailed as exc:
+        reason = f"{exc}\n{exc.log}" if exc.log else str(exc)
+        _finish(
+            version_id,
+            attempt,
+            accepted=False,
+            reason=reason[:LOG_STDERR_CHARS],
+            log=[{"build": exc.log, "error": str(exc)}],
+        )
+        return "rejected"
     except BundleRejected as exc:
-        reason = f"the upload cannot be unpacked: {exc}"
+        reason = f"the upload cannot be prepared: {exc}"
         _finish(version_id, attempt, accepted=False, reason=reason, log=[{"error": reason}])
         return "rejected"
     except UnsafeEndpoint as exc:
-        reason = f"the endpoint is refused: {exc}"
+        reason = f"the endpoint is refused: {exc}{_local_hint(exc)}"
         _finish(version_id, attempt, accepted=False, reason=reason, log=[{"error": reason}])
         return "rejected"
     builtins = {p.builtin: p for p in Player.objects.filter(builtin__in=["random", "greedy", "search"])}

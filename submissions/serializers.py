@@ -225,6 +225,28 @@ class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer[BotSeat]):
         return self.hide_secrets(instance, super().to_representation(instance))
 
 
+class SeatDecisionSerializer(serializers.Serializer[Any]):
+    turn = serializers.IntegerField()
+    observation = serializers.JSONField(help_text="the observation the bot was sent, rebuilt from the record")
+    played = serializers.JSONField(help_text="the action played at this decision (the bot's, or the stand-in's)")
+    decided_by = serializers.CharField(help_text='"player", or "stand-in" after a forfeit')
+    status = serializers.CharField(allow_null=True)
+    latency_ms = serializers.FloatField(allow_null=True)
+    error = serializers.CharField(allow_null=True)
+    answer = serializers.CharField(allow_null=True, help_text="what the bot answered, for an invalid or illegal one")
+    stderr = serializers.CharField(allow_blank=True)
+
+
+class OwnerViewSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text="the bot's seat (0 is the first)")
+    version = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    start = serializers.JSONField(allow_null=True, help_text="a failure before ready, else null")
+    decisions = SeatDecisionSerializer(many=True)
+    stderr = serializers.CharField(allow_blank=True, help_text="the seat's stderr tail for the match")
+
+
 class HeadToHeadSerializer(serializers.Serializer[Any]):
     opponent = serializers.IntegerField()
     name = serializers.CharField()

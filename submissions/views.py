@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +21,7 @@ from arena.names import name_refusal
 from arena.seating import seat_summary
 from common.limits import DepthLimitedJSONParser
 from submissions import actions, comparing
+from submissions.decisions import NotShown, owner_view
 from submissions.headtohead import head_to_head
 from submissions.models import BotComparison, BotSeat, BotVersion, SubmittedBot
 from submissions.serializers import (
@@ -31,6 +33,7 @@ from submissions.serializers import (
     CompareRequestSerializer,
     ComparisonSerializer,
     HeadToHeadSerializer,
+    OwnerViewSerializer,
     SeatSummarySerializer,
     SourceSerializer,
 )
@@ -154,6 +157,19 @@ class BotViewSet(
         rows = BotSeat.objects.filter(player_id=bot.pk).select_related("match", "version").order_by("-match_id")
         page = self.paginate_queryset(rows)  # type: ignore[arg-type]  # DRF's stubs page only the view's model
         return self.get_paginated_response(BotSeatSerializer(page, many=True).data)
+
+    @extend_schema(responses=OwnerViewSerializer)
+    @action(detail=True, methods=["get"], url_path=r"matches/(?P<match>[0-9]+)/decisions")
+    def decisions(self, request: Request, id: str | None = None, match: str | None = None) -> Response:
+        """What the bot saw at its seat, decision by decision, with its answers, latency and stderr (owner only)."""
+        bot = self.get_object()
+        seat = get_object_or_404(
+            BotSeat.objects.select_related("match", "version"), player_id=bot.pk, match_id=int(match or 0)
+        )
+        try:
+            return Response(OwnerViewSerializer(owner_view(seat)).data)
+        except NotShown as exc:
+            raise NotFound(str(exc)) from None
 
     @extend_schema(responses=HeadToHeadSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="head-to-head")

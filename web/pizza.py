@@ -227,7 +227,7 @@ def ring(
 def _mark(marks: Sequence[str], seat: int | None) -> str:
     if seat is None:
         return ""
-    return marks[seat] if seat < len(marks) else str(seat + 1)
+    return marks[seat] if seat < len(marks) else str(seat)
 
 
 def chips(ids: Iterable[int], css: str = "", *, sample: bool = False) -> SafeString:

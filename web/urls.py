@@ -30,5 +30,6 @@ urlpatterns = [
     path("events/tables/<int:match_id>/", streams.table_events, name="table-events"),
     path("rules/", views.rules, name="rules"),
     path("my-bots/", views.my_bots, name="bots"),
+    path("my-bots/<int:bot_id>/matches/<int:match_id>/", views.bot_eyes, name="bot-eyes"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -33,6 +33,8 @@ from play.events import playing_key
 from play.models import LiveGame
 from ratings import leaderboard
 from ratings.models import Rating, RatingChange
+from submissions.decisions import NotShown, owner_view
+from submissions.models import BotSeat
 from web import charts, guests, notices, pizza, replay, search, sentences
 from web.bots import owner_bots
 from web.forms import SignUpForm
@@ -218,7 +220,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         step = len(frames) - 1
     frame = frames[step]
-    marks = [str(seat + 1) for seat in range(len(seats))]
+    marks = [str(seat) for seat in range(len(seats))]  # from 0, as in the API, the protocol and the logs
     rings = []
     for index, ring_slices in enumerate(record["pizzas"]):
         ids = [s["id"] for s in ring_slices]
@@ -480,5 +482,24 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def bot_eyes(request: HttpRequest, bot_id: int, match_id: int) -> HttpResponse:
+    """A finished match through one's own bot's eyes: what it saw, answered, took and wrote, decision by decision."""
+    seat = get_object_or_404(
+        BotSeat.objects.select_related("match", "version", "player"),
+        player_id=bot_id,
+        player__owner=request.user,
+        match_id=match_id,
+    )
+    try:
+        view = owner_view(seat)
+    except NotShown as exc:
+        raise Http404(str(exc)) from None
+    for decision in view["decisions"]:
+        decision["seen"] = json.dumps(decision["observation"], ensure_ascii=False)
+        decision["played_json"] = json.dumps(decision["played"], ensure_ascii=False)
+    return render(request, "web/bot_eyes.html", {"view": view, "bot": seat.player})
+
+
+@login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/bots.html", {"bots": owner_bots(request.user)})
+    return render(request, "web/bots.html", {"bots": owner_bots(request.user), "table_sizes": range(2, 6)})

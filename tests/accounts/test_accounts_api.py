@@ -14,9 +14,10 @@ def test_signing_up_answers_the_account_and_a_token_that_works(db: None) -> None
     response = APIClient().post("/api/accounts/", {"username": "zoe", "password": PASSWORD}, format="json")
     assert response.status_code == 201, response.content
     body = response.json()
-    assert set(body) == {"id", "username", "token"}
+    assert set(body) == {"id", "player_id", "username", "token"}
     assert body["username"] == "zoe" and User.objects.get(pk=body["id"]).check_password(PASSWORD)
-    assert Player.objects.filter(owner_id=body["id"], kind="human", name="zoe").exists()
+    # player_id is the id matches, ratings and the players' list use; id is the account's.
+    assert Player.objects.get(pk=body["player_id"], owner_id=body["id"], kind="human").name == "zoe"
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
     assert api.get("/api/arena/entries/").status_code == 200

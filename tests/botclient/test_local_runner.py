@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from botclient.local import LocalBots
+from botclient.match import MoveLog
 from games.part_du_chef import cli, replay
 from sandbox import SandboxConfig
 
@@ -123,17 +124,26 @@ def test_a_file_that_is_not_a_bot_program_is_refused_by_name(run, tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")
     status, _, stderr = run("simulate", "--players", "2", "--bots", f"{notes},greedy")
-    assert status == 2 and "a bot program is a .py or .js file, or a folder or .zip holding main.py" in stderr
+    assert status == 2 and "'notes.txt' is not a bot program: a bot is one source file (.py, .js, .c," in stderr
     folder = tmp_path / "empty"
     folder.mkdir()
     status, _, stderr = run("simulate", "--players", "2", "--bots", f"{folder},greedy")
-    assert status == 2 and "a bot folder must hold main.py" in stderr
+    assert status == 2 and "no entry file (main.py, main.c, ...) at the top level" in stderr
 
 
 def test_a_program_that_exits_at_once_forfeits_its_seat_and_greedy_plays_it(run, tmp_path):
     status, _, stderr = run("simulate", "--players", "2", "--bots", f"{kit_zip(tmp_path, main='x = 1')},greedy")
     assert status == 0, stderr
     assert "seat 0" in stderr and "forfeited (crash: the bot exited (exit code 0))" in stderr, stderr
+
+
+def test_a_failure_before_ready_is_shown_at_start_and_its_start_up_time_is_no_decision_s_latency(run, tmp_path):
+    bot = kit_zip(tmp_path, main="x = 1")
+    status, _, stderr = run("simulate", "--players", "2", "--bots", f"{bot},greedy", "--verbose")
+    assert status == 0 and "seat 0] at start: crash: the bot exited (exit code 0)" in stderr, stderr
+    assert "turn 0" not in stderr
+    log = MoveLog(0, 0, "crash", 812.5, "the bot exited", at_start=True).to_json()
+    assert (log["turn"], log["at"], log["latency_ms"], log["start_ms"]) == (None, "start", None, 812.5)
 
 
 def test_the_rules_package_alone_answers_a_path_with_a_hint_to_use_part_du_chef(capsys):

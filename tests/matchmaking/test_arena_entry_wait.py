@@ -66,3 +66,23 @@ def test_with_no_ladder_the_wait_has_no_estimate_and_others_entries_answer_404(o
     assert entry["wait"]["state"] == "waiting" and entry["wait"]["expected_seconds"] is None
     stranger = client_of(User.objects.create_user("stranger"))
     assert stranger.get(f"/api/arena/entries/{entry['id']}/").status_code == 404
+
+
+def test_a_left_entry_is_shown_as_left_and_leaving_it_again_says_so(owner, settings) -> None:
+    bot = Player.objects.create(name="goer", kind="bot", builtin="random", owner=owner)
+    api = client_of(owner)
+    entry = api.post("/api/arena/entries/", {"player": bot.id, "table_size": 2}, format="json").json()  # no game
+    assert entry["game"] == GAME
+    assert api.delete(f"/api/arena/entries/{entry['id']}/").status_code == 204
+    shown = api.get(f"/api/arena/entries/{entry['id']}/")
+    assert shown.status_code == 200 and (shown.json()["active"], shown.json()["wait"]["state"]) == (False, "left")
+    again = api.delete(f"/api/arena/entries/{entry['id']}/")
+    assert (again.status_code, again.json()) == (
+        404,
+        {"detail": f"arena entry {entry['id']} (goer) has already left the arena"},
+    )
+    assert api.get("/api/arena/entries/999999/").json() == {"detail": "you have no arena entry 999999"}
+    stranger = client_of(User.objects.create_user("stranger"))
+    assert stranger.get(f"/api/arena/entries/{entry['id']}/").json() == {
+        "detail": f"you have no arena entry {entry['id']}"
+    }

@@ -101,6 +101,7 @@ def test_a_bot_cannot_read_the_settings_the_shadow_file_or_the_environment(start
         "PWD",
         "PYTHONDONTWRITEBYTECODE",
         "PYTHONUNBUFFERED",
+        "OPENBLAS_NUM_THREADS",  # set for Python bots (numpy's threads), sandbox.languages
     }
     assert "work" not in result.action["root"] and "root" not in result.action["root"]
 
@@ -176,3 +177,12 @@ def test_memory_is_capped_for_all_of_a_bots_processes_together(start_bot, sandbo
     assert result.action["finished"] + result.action["killed"] == 6
     assert result.action["killed"] >= 4
     assert sandbox.cgroups.hit_memory_limit(bot.uid)
+
+
+def test_a_bot_writing_past_the_stderr_cap_is_stopped_with_a_message_naming_the_cap(start_bot):
+    bot = start_bot("stderr_firehose", move_ms=5000, bank_ms=5000)
+    result = bot.act(FAKE_OBSERVATION)
+    assert (result.status, result.error) == (
+        "crash",
+        "the bot wrote more than 16 MiB to stderr, the cap per match (log less)",
+    )

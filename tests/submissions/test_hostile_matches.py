@@ -177,7 +177,7 @@ def test_a_zip_bomb_hiding_its_size_is_stopped_by_the_sandboxed_unpacker(submit)
     bot = submit("liar", bytes(raw), filename="liar.zip")  # the directory alone looks harmless
     version = BotVersion.objects.get(bot=bot)
     assert version.status == "rejected"
-    assert version.reason.startswith("the upload cannot be unpacked: cannot unpack the zip")
+    assert version.reason.startswith("the upload cannot be prepared: cannot unpack the zip")
     assert sandboxed_processes() == {}
 
 

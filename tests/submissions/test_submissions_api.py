@@ -55,7 +55,7 @@ def test_bad_submissions_answer_400_naming_the_problem_and_store_nothing(client_
         ({"name": "b3", "file": _upload("bot.py", b"   \n")}, "empty"),
         ({"name": "b4", "file": _upload("bot.py", b"\xff\xfe\x00x")}, "UTF-8"),
         ({"name": "b5", "file": _upload("bot.py", b"#" * 10_001)}, "limit is 10000"),
-        ({"name": "b6", "file": _upload("bot.exe", b"MZ\x90\x00")}, ".py file"),
+        ({"name": "b6", "file": _upload("bot.exe", b"MZ\x90\x00")}, "'bot.exe' is not a bot program"),
         ({"name": "b7", "file": _upload("bot.zip", zipped({"bot.py": "print(1)"}))}, "main.py"),
         ({"name": "b8", "file": _upload("bomb.zip", zipped({"main.py": "x", "z.bin": b"\0" * 4_000_000}))}, "zip bomb"),
         ({"name": "b9", "endpoint": "ftp://bots.example.org/"}, "only http and https"),

@@ -37,8 +37,8 @@ def _refreshes(page: Any) -> int:
 
 def test_gaps_ticked_while_the_table_redraws_stay_ticked_and_the_cut_is_accepted(browser: Any, site: str) -> None:
     from play.engine import resign
+    from play.events import TurnTaken, publish
     from play.models import LiveGame
-    from web.live import publish, table_channel
 
     match, ben = _table()
     page = sign_in(browser, site, "ann")
@@ -53,7 +53,7 @@ def test_gaps_ticked_while_the_table_redraws_stay_ticked_and_the_cut_is_accepted
     # ...and the stream announces the same turn again, twice in a row.
     before = _refreshes(page)
     for _ in range(2):
-        publish(table_channel(match.id), {"type": "turn", "match": match.id, "turn": 0, "over": False})
+        publish(TurnTaken(match.id, 0, False, "seat"))  # the same turn announced again
     page.wait_for_function("n => +document.getElementById('panel').dataset.refreshes >= n", arg=before + 1)
     checked = page.eval_on_selector_all("input[name=gap]:checked", "boxes => boxes.map(b => b.value)")
     assert checked == ["0", "4", "8"]

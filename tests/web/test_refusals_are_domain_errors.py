@@ -61,4 +61,4 @@ def test_a_lobby_form_whose_numbers_do_not_parse_is_told_so(db: None) -> None:
 
     for data in ({"join": "1", "table_size": "three"}, {"accept": "first"}, {"decline": ""}):
         assert told(data) == ["The form could not be read: reload the page."]
-    assert told({"open": "1", "guests": "nobody-by-that-name"}) == ["No player named nobody-by-that-name."]
+    # A table's guests are told beside the field instead (tests/web/test_lobby_errors_beside_the_field.py).

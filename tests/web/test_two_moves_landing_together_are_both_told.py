@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 def test_two_moves_landing_together_are_announced_both(browser: Any, site: str) -> None:
     from arena.models import Match, Player
     from play.engine import create_live_match, play_turn, submit_action
-    from web.live import publish, table_channel
+    from play.events import TurnTaken, publish
 
     (ann,) = people("ann")
     match = create_live_match(
@@ -36,7 +36,7 @@ def test_two_moves_landing_together_are_announced_both(browser: Any, site: str) 
     assert page.evaluate("() => document.getElementById('panel').dataset.turn") == "1"
     # ...then it can again, and the stream says the table moved.
     page.unroute("**/panel/")
-    publish(table_channel(match.id), {"type": "turn", "match": match.id, "turn": 3, "over": False})
+    publish(TurnTaken(match.id, 3, False, "seat"))  # the same turn announced again
     page.wait_for_function("() => document.getElementById('panel').dataset.turn === '3'")
     told = page.locator("#announce").text_content() or ""
     assert "greedy took portion" in told and "random took portion" in told
