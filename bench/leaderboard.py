@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 GAME = "part-du-chef"
 
-from bench.trees import baseline_context, database_url, machine  # noqa: E402  (after the path is set)
+from bench.trees import baseline_context, baseline_python, database_url, machine  # noqa: E402  (after the path is set)
 
 
 def board_database_url() -> str:
@@ -154,9 +154,11 @@ def wrk(url: str, script: str | None, seconds: int, connections: int) -> dict[st
 
 @contextmanager
 def serving(tree: Path, port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
+    # The baseline serves from a virtual environment of its own: this tree's .venv would lend it this tree's packages.
+    python = sys.executable if tree == ROOT else baseline_python(tree)
     server = subprocess.Popen(
         [
-            sys.executable,
+            python,
             "-m",
             "gunicorn",
             "config.wsgi:application",
