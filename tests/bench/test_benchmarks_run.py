@@ -107,3 +107,13 @@ def test_rated_matches_runs_the_baseline_commit_in_its_own_environment(clean_sta
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert "| baseline 95e61cf |" in done.stdout, done.stdout
     assert "this tree / baseline 95e61cf: end to end" in done.stdout, done.stdout
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_stops_the_rated_matches_benchmark_with_its_last_lines(clean_state: dict[str, str]) -> None:
+    # Celery refuses a negative pool size: the worker exits at once with a usage error.
+    command = ["rated_matches.py", "--matches", "2", "--rounds", "1", "--players", "4", "--concurrency", "-1"]
+    done = _run([*command, "--baseline", "none"], clean_state, timeout=240)
+    assert done.returncode != 0
+    assert "the worker stopped (exit 2); its last lines" in done.stderr, done.stderr
+    assert "Invalid value for '-c' / '--concurrency'" in done.stderr, done.stderr
