@@ -1,15 +1,16 @@
 """Where a rated match's time goes in the service, next to the same game played in process.
 
 Queues `--matches` rated matches of built-in bots (2 to 5 seats among `--players` bot players) and
-runs the play task's body (`results.finish.run_matches`, what a Celery worker calls) for each, one
-after another in this process under cProfile; then plays the same games (same players, seeds, bots)
+runs the play task's body (`results.finish.run_matches`, what a Celery worker calls, claiming up to
+`--batch` matches per call) for each, one after another in this process, once as is and once more
+(the same tables queued again) under cProfile; then plays the same games (same players, seeds, bots)
 with `arena.runner.play` alone. Prints the service's time per match as a ratio to the game alone, and
 the cumulative time of each phase of a match: claiming, loading, playing, committing (with the rating
 transaction and the leaderboard index inside it). What a Celery worker adds on top (the broker's
 round trip, the task's bookkeeping, several workers competing for the rating rows) is the difference
 between this ratio and `bench/rated_matches.py`'s.
 
-    python bench/match_profile.py [--matches 200] [--players 40] [--seats 2-5] [--bots random] [--top 25]
+    python bench/match_profile.py [--matches 200] [--batch 1] [--players 40] [--seats 2-5] [--bots random]
 
 Uses its own database (`<DATABASE_URL name>_bench_profile`, created when missing) and queue.
 """
@@ -52,6 +53,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--seats", default="2-5")
     parser.add_argument("--bots", default="random")
+    parser.add_argument("--batch", type=int, default=1, help="matches a task claims at once (ARENA_CLAIM_BATCH)")
     parser.add_argument("--top", type=int, default=25, help="functions listed by their own time")
     args = parser.parse_args()
 
@@ -86,22 +88,31 @@ def main() -> None:
         (rng.sample(players, rng.randint(int(low), int(high or low))), rng.randrange(2**31))
         for _ in range(args.matches)
     ]
-    ids = [
-        create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed).id
-        for seated, seed in tables
-    ]
-    # Nobody consumes this queue: the tasks are run here, in order, instead.
-    redis.Redis.from_url(settings.REDIS_URL).delete(tag)
 
+    def run_all(profile: cProfile.Profile | None) -> float:
+        """Queue the tables' matches, then run the task's body for each in turn: seconds taken."""
+        ids = [
+            create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed).id
+            for seated, seed in tables
+        ]
+        # Nobody consumes this queue: the tasks are run here, in order, instead.
+        redis.Redis.from_url(settings.REDIS_URL).delete(tag)
+        started = time.perf_counter()
+        if profile is not None:
+            profile.enable()
+        for pk in ids:
+            run_matches(pk, extra=args.batch - 1)
+        if profile is not None:
+            profile.disable()
+        seconds = time.perf_counter() - started
+        if Match.objects.filter(pk__in=ids, status="finished").count() != len(ids):
+            raise SystemExit("some matches did not finish")
+        return seconds
+
+    # Once as it runs, once under the profiler (which slows the Python side more than the waits).
+    service = run_all(None)
     profile = cProfile.Profile()
-    started = time.perf_counter()
-    profile.enable()
-    for pk in ids:
-        run_matches(pk, extra=0)
-    profile.disable()
-    service = time.perf_counter() - started
-    if Match.objects.filter(pk__in=ids, status="finished").count() != len(ids):
-        raise SystemExit("some matches did not finish")
+    profiled = run_all(profile)
 
     started = time.perf_counter()
     for seated, seed in tables:
@@ -110,11 +121,12 @@ def main() -> None:
 
     stats = pstats.Stats(profile)
     table: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]
-    per_match = 1000 / len(ids)
-    print(f"machine: {machine()}; {len(ids)} rated matches, {args.seats} seats, {args.bots} bots, one process\n")
-    print(f"service (the task's body, one match per call): {service * per_match:.2f} ms per match")
+    per_match = 1000 / len(tables)
+    print(f"machine: {machine()}; {len(tables)} rated matches, {args.seats} seats, {args.bots} bots, one process\n")
+    print(f"service (the task's body, up to {args.batch} match(es) per call): {service * per_match:.2f} ms per match")
     print(f"the same games in process (arena.runner.play): {alone * per_match:.2f} ms per match")
-    print(f"ratio service / in process: {service / alone:.1f}x (under cProfile, which slows both sides)\n")
+    print(f"ratio service / in process: {service / alone:.1f}x")
+    print(f"under cProfile: {profiled * per_match:.2f} ms per match, the phases below\n")
     print("| phase | calls | cumulative ms per match | share of the task |")
     print("|---|---:|---:|---:|")
     phases = {}
