@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -66,17 +67,20 @@ def baseline_python(tree: Path) -> str:
     venv = VAR / f"baseline-venv-{key}"
     python = venv / "bin" / "python"
     ready = venv / ".installed"
-    if ready.exists():
-        return str(python)
-    shutil.rmtree(venv, ignore_errors=True)
     VAR.mkdir(parents=True, exist_ok=True)
-    print(f"making the baseline's virtual environment ({venv.relative_to(ROOT)}), once", file=sys.stderr)
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", str(requirements)]
-    done = subprocess.run(pip, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"cannot install the baseline's requirements:\n{done.stdout}{done.stderr}")
-    ready.touch()
+    # Two runs starting at once: the second waits for the first's environment instead of breaking it.
+    with (VAR / f"baseline-venv-{key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if ready.exists():
+            return str(python)
+        shutil.rmtree(venv, ignore_errors=True)
+        print(f"making the baseline's virtual environment ({venv.relative_to(ROOT)}), once", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", str(requirements)]
+        done = subprocess.run(pip, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"cannot install the baseline's requirements:\n{done.stdout}{done.stderr}")
+        ready.touch()
     return str(python)
 
 
