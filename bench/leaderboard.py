@@ -63,7 +63,8 @@ def load(players: int) -> tuple[int, int]:
     call_command("migrate", verbosity=0)
     from ratings.models import RatingBucket
 
-    if Rating.objects.filter(game=GAME).count() != players or not RatingBucket.objects.exists():
+    reloaded = Rating.objects.filter(game=GAME).count() != players or not RatingBucket.objects.exists()
+    if reloaded:
         err = Console(stderr=True)
         with connection.cursor() as cursor:
             cursor.execute(
@@ -114,7 +115,9 @@ def load(players: int) -> tuple[int, int]:
             cursor.execute("VACUUM ANALYZE ratings_rating")
     from ratings import standings
 
-    if standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
+    # A reloaded table has new ids: an index left in Redis by an earlier load (its database dropped and made
+    # again, say) may have the same size and still be stale.
+    if reloaded or standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
         err = Console(stderr=True)
         with Progress(
             TextColumn("indexing ratings in Redis"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err

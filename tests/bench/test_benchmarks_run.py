@@ -3,12 +3,15 @@
 Each benchmark runs as its documented command, with the smallest sizes, in a process of its own whose
 DATABASE_URL is this test run's database: the benchmark's databases are `<test database>_bench...`,
 created by the benchmark and dropped here afterwards, and its queues carry its process id.
-`bench/leaderboard.py` is left out: it measures with `wrk`, an outside program.
+`bench/leaderboard.py` measures with `wrk`, an outside program (`apt-get install -y wrk`): its test
+needs it.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -117,3 +120,29 @@ def test_a_worker_that_dies_stops_the_rated_matches_benchmark_with_its_last_line
     assert done.returncode != 0
     assert "the worker stopped (exit 2); its last lines" in done.stderr, done.stderr
     assert "Invalid value for '-c' / '--concurrency'" in done.stderr, done.stderr
+
+
+def _free_port_pair() -> int:
+    """A port free with the next one (the baseline's), below the range the system hands out to clients."""
+    for port in range(20000 + os.getpid() % 4000 * 2, 30000, 2):
+        try:
+            with socket.socket() as first, socket.socket() as second:
+                first.bind(("127.0.0.1", port))
+                second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            continue
+        return port
+    raise AssertionError("no two free ports in a row")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("wrk") is None, reason="bench/leaderboard.py measures with wrk (apt-get install -y wrk)"
+)
+def test_the_leaderboard_benchmark_serves_the_baseline_from_its_own_environment(clean_state: dict[str, str]) -> None:
+    # 50,000 players: the benchmark asks for pages up to the 1,000th of 50 rows.
+    command = ["leaderboard.py", "--players", "50000", "--seconds", "2", "--rounds", "1", "--workers", "1"]
+    command += ["--connections", "2", "--port", str(_free_port_pair()), "--baseline", "95e61cf"]
+    done = _run(command, clean_state, timeout=600)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "| request | p99 this / baseline | requests/s this / baseline |" in done.stdout, done.stdout
