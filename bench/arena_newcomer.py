@@ -31,13 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def bench_database_url() -> str:
-    from common.env import env_str
-    from common.services import parse_postgres_url
+    from bench.trees import database_url
 
-    url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
-    target = parse_postgres_url(url)
-    auth = target.user + (f":{target.password}" if target.password else "")
-    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench"
+    return database_url("_bench")
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -78,6 +74,7 @@ def main() -> None:
     from django.db import connection
 
     from arena.models import ArenaEntry, Match, MatchSeat, Player
+    from bench.trees import log_path, stop_if_dead
     from matchmaking.entries import enter_arena
     from ratings.models import Rating
 
@@ -90,12 +87,14 @@ def main() -> None:
     User.objects.filter(username__startswith="bench-").delete()
     env = dict(os.environ)
     schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
+    beat_log, worker_log = log_path(f"{tag}-beat"), log_path(f"{tag}-worker")
+    beat_output, worker_output = beat_log.open("ab"), worker_log.open("ab")
     beat = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING", f"--schedule={schedule}"],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=beat_output,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     worker = subprocess.Popen(
@@ -114,10 +113,12 @@ def main() -> None:
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=worker_output,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    beat_output.close()  # the children keep their own descriptors
+    worker_output.close()
     counter = 0
 
     def bot(placed: bool) -> Any:
@@ -140,6 +141,8 @@ def main() -> None:
                 break
             if time.monotonic() - started > args.timeout:
                 raise SystemExit(f"no finished arena game for {player.name} after {args.timeout:.0f}s")
+            stop_if_dead(worker, "the worker", worker_log)
+            stop_if_dead(beat, "celery beat", beat_log)
             time.sleep(0.05)
         ArenaEntry.objects.filter(active=True).update(active=False)
         while Match.objects.filter(status__in=["queued", "running"]).exists():

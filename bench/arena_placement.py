@@ -30,13 +30,9 @@ CHECKPOINTS = (10, 30)
 
 
 def bench_database_url() -> str:
-    from common.env import env_str
-    from common.services import parse_postgres_url
+    from bench.trees import database_url
 
-    url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
-    target = parse_postgres_url(url)
-    auth = target.user + (f":{target.password}" if target.password else "")
-    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench"
+    return database_url("_bench")
 
 
 def main() -> None:

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 GAME = "part-du-chef"
 
-from bench.trees import baseline_context, database_url, machine  # noqa: E402  (after the path is set)
+from bench.trees import baseline_context, baseline_python, database_url, machine  # noqa: E402  (after the path is set)
 
 
 def board_database_url() -> str:
@@ -63,7 +63,8 @@ def load(players: int) -> tuple[int, int]:
     call_command("migrate", verbosity=0)
     from ratings.models import RatingBucket
 
-    if Rating.objects.filter(game=GAME).count() != players or not RatingBucket.objects.exists():
+    reloaded = Rating.objects.filter(game=GAME).count() != players or not RatingBucket.objects.exists()
+    if reloaded:
         err = Console(stderr=True)
         with connection.cursor() as cursor:
             cursor.execute(
@@ -115,7 +116,13 @@ def load(players: int) -> tuple[int, int]:
             cursor.execute("VACUUM ANALYZE ratings_rating")
     from ratings.leaderboard import index
 
+<<<<<<< HEAD
     if index.size(GAME, None) != players or index.page_lines(GAME, None, 0, 1) is None:
+=======
+    # A reloaded table has new ids: an index left in Redis by an earlier load (its database dropped and made
+    # again, say) may have the same size and still be stale.
+    if reloaded or standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
+>>>>>>> bench
         err = Console(stderr=True)
         with Progress(
             TextColumn("indexing ratings in Redis"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
@@ -155,9 +162,11 @@ def wrk(url: str, script: str | None, seconds: int, connections: int) -> dict[st
 
 @contextmanager
 def serving(tree: Path, port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
+    # The baseline serves from a virtual environment of its own: this tree's .venv would lend it this tree's packages.
+    python = sys.executable if tree == ROOT else baseline_python(tree)
     server = subprocess.Popen(
         [
-            sys.executable,
+            python,
             "-m",
             "gunicorn",
             "config.wsgi:application",

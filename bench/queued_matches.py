@@ -35,13 +35,9 @@ PLAY_TASK = "arena.play_match"
 
 
 def bench_database_url() -> str:
-    from common.env import env_str
-    from common.services import parse_postgres_url
+    from bench.trees import database_url
 
-    url = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
-    target = parse_postgres_url(url)
-    auth = target.user + (f":{target.password}" if target.password else "")
-    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench"
+    return database_url("_bench")
 
 
 def count_publishes() -> None:
@@ -79,25 +75,26 @@ def run_worker(argv: list[str]) -> None:
     app.worker_main(["worker", *argv])
 
 
-def start_worker(name: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            __file__,
-            "--worker",
-            "--pool=prefork",
-            "--concurrency=1",
-            "--without-gossip",
-            "--without-mingle",
-            "--loglevel=WARNING",
-            f"--hostname={name}@%h",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+def start_worker(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as output:  # the child keeps its own descriptor
+        return subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--worker",
+                "--pool=prefork",
+                "--concurrency=1",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=WARNING",
+                f"--hostname={name}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:
@@ -157,7 +154,12 @@ def main() -> None:
 
     from arena.matches import create_match
     from arena.models import Match, MatchSeat, Player
+<<<<<<< HEAD
     from ratings.ledger import verify_ratings
+=======
+    from bench.trees import log_path, stop_if_dead
+    from ratings.ledger import replay_ledger
+>>>>>>> bench
     from ratings.models import RatingChange
 
     err = Console(stderr=True)
@@ -180,15 +182,17 @@ def main() -> None:
 
     env = dict(os.environ)
     schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
-    beat = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING", f"--schedule={schedule}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    workers = [start_worker(f"{tag}-{i}", env) for i in range(2)]
+    beat_log, logs = log_path(f"{tag}-beat"), [log_path(f"{tag}-worker-{i}") for i in range(2)]
+    with beat_log.open("ab") as output:
+        beat = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING", f"--schedule={schedule}"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    workers = [start_worker(f"{tag}-{i}", env, logs[i]) for i in range(2)]
     kills = 0
     queued = 0
     started = time.monotonic()
@@ -226,12 +230,16 @@ def main() -> None:
                 )
                 if done >= args.matches:
                     break
+                # Only this script kills a worker (and restarts it at once): any other death stops the run.
+                stop_if_dead(beat, "celery beat", beat_log)
+                for index, worker in enumerate(workers):
+                    stop_if_dead(worker, f"worker {index}", logs[index])
                 if time.monotonic() - started > args.timeout:
                     raise SystemExit(f"timed out with {done} of {args.matches} matches done")
                 if time.monotonic() >= next_kill:
                     victim = kills % len(workers)
                     kill(workers[victim])
-                    workers[victim] = start_worker(f"{tag}-{victim}-{kills}", env)
+                    workers[victim] = start_worker(f"{tag}-{victim}-{kills}", env, logs[victim])
                     kills += 1
                     next_kill = time.monotonic() + args.kill_every
                 time.sleep(0.25)

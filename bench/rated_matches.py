@@ -12,22 +12,27 @@ current, see scripts/build_engine.py; a tree without one runs the pure Python en
     python bench/rated_matches.py [--matches 600] [--rounds 3] [--players 40] [--concurrency 2]
                                   [--bots random] [--seats 2-5] [--baseline 95e61cf | --baseline none]
 
-The baseline commit is extracted with `git archive` into a temporary folder. Each tree gets its own
-database (`<DATABASE_URL name>_bench_a` for this tree, `_bench_b` for the baseline), migrated by
-that tree's own code, and its own queue; the trees run in alternating rounds (A B A B ...) of
-`--matches / --rounds` matches each, so that whatever else the machine does hits both alike. Every
-run ends with the ledger replay of each tree (the ratings must follow from the ledger).
+The baseline commit is extracted with `git archive` into a temporary folder and runs in a virtual
+environment of its own holding the baseline's requirements (made once, under var/bench/): this tree's
+`.venv` would find this tree's packages wherever the baseline lacks one. Each tree gets its own
+database (`<DATABASE_URL name>_bench_a` for this tree, `_bench_b` for the baseline, created when
+missing), migrated by that tree's own code, and its own queue; a worker's output goes to
+var/bench/, and a worker that dies stops the run with its last lines. The trees run in alternating
+rounds (A B A B ...) of `--matches / --rounds` matches each, so that whatever else the machine does
+hits both alike. Every run ends with the ledger replay of each tree (the ratings must follow from the ledger).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +60,17 @@ def _tables(players: list[Any], matches: int, seats: str, round_number: int) -> 
     sizes = range(int(low), int(high or low) + 1)
     rng = random.Random(f"rated-matches-{round_number}")
     return [(rng.sample(players, rng.choice(sizes)), rng.randrange(2**31)) for _ in range(matches)]
+
+
+def _create_match() -> Callable[..., Any]:
+    """The tree's `create_match`: in arena.matches since the packages were re-cut, in arena.actions before."""
+    for name in ("arena.matches", "arena.actions"):
+        try:
+            found: Callable[..., Any] = importlib.import_module(name).create_match
+        except (ImportError, AttributeError):
+            continue
+        return found
+    raise SystemExit(f"no create_match in this tree ({_TREE})")
 
 
 def _players() -> list[Any]:
@@ -101,9 +117,9 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from arena.matches import create_match
     from arena.models import Match
 
+    create_match = _create_match()
     err = Console(stderr=True)
     label = f"{args.label}, round {args.round + 1}"
     ids = []
@@ -116,6 +132,7 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
             match = create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed)
             ids.append(match.id)
             progress.advance(task)
+    log = open(args.log, "ab")  # noqa: SIM115  (closed below, after the worker)
     worker = subprocess.Popen(
         [
             sys.executable,
@@ -133,8 +150,8 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
         ],
         cwd=_TREE,
         env=dict(os.environ, PYTHONPATH=str(_TREE)),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     rows = Match.objects.filter(pk__in=ids)
@@ -149,12 +166,20 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
                 progress.update(task, completed=done)
                 if done >= len(ids):
                     break
-                if time.monotonic() > deadline or worker.poll() is not None:
-                    raise SystemExit(f"{label}: the worker stopped or took too long")
+                if worker.poll() is not None:
+                    log.flush()
+                    tail = Path(args.log).read_text(errors="replace").splitlines()[-25:]
+                    raise SystemExit(
+                        f"{label}: the worker stopped (exit {worker.returncode}); its last lines ({args.log}):\n"
+                        + "\n".join(tail)
+                    )
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"{label}: the worker took too long; its log: {args.log}")
                 time.sleep(0.25)
     finally:
         worker.terminate()
         worker.wait(timeout=60)
+        log.close()
     span = rows.aggregate(first=Min("started_at"), last=Max("finished_at"))
     return {
         "matches": len(ids),
@@ -185,6 +210,7 @@ def drive(argv: list[str]) -> None:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--bots", default="random")
     parser.add_argument("--seats", default="2-5")
+    parser.add_argument("--log", default=os.devnull, help="the worker's output is appended here")
     args = parser.parse_args(argv)
     _setup_django()
     print(json.dumps(DRIVERS[args.driver](args)))
@@ -194,8 +220,9 @@ def drive(argv: list[str]) -> None:
 
 
 class Tree:
-    def __init__(self, label: str, path: Path, database: str, queue: str) -> None:
-        self.label, self.path, self.database, self.queue = label, path, database, queue
+    def __init__(self, label: str, path: Path, python: str, database: str, queue: str, log: Path) -> None:
+        self.label, self.path, self.python, self.database, self.queue = label, path, python, database, queue
+        self.log = log
         self.matches = 0
         self.seconds = 0.0
         self.failed = 0
@@ -203,8 +230,8 @@ class Tree:
         self.engine = ""
 
     def run(self, driver: str, args: argparse.Namespace, **extra: object) -> dict[str, Any]:
-        command = [sys.executable, str(Path(__file__).resolve()), "--driver", driver, "--tree", str(self.path)]
-        command += ["--label", self.label, "--players", str(args.players), "--bots", args.bots]
+        command = [self.python, str(Path(__file__).resolve()), "--driver", driver, "--tree", str(self.path)]
+        command += ["--log", str(self.log), "--label", self.label, "--players", str(args.players), "--bots", args.bots]
         command += ["--seats", args.seats, "--concurrency", str(args.concurrency)]
         for key, value in extra.items():
             command += [f"--{key}", str(value)]
@@ -241,14 +268,31 @@ def main() -> None:
         raise SystemExit("--matches must be at least --rounds, and --rounds at least 1")
 
     # Here, not at the top: a driver runs inside the baseline's tree, which has no bench.trees.
-    from bench.trees import baseline_context, database_url, machine
+    from bench.trees import baseline_context, baseline_python, database_url, log_path, machine
 
     per_round = args.matches // args.rounds
+    pid = os.getpid()
     with baseline_context(args.baseline) as old:
-        trees = [Tree("this tree", ROOT, database_url("_bench_a"), f"arena-bench-a-{os.getpid()}")]
+        trees = [
+            Tree(
+                "this tree",
+                ROOT,
+                sys.executable,
+                database_url("_bench_a"),
+                f"arena-bench-a-{pid}",
+                log_path(f"rated-matches-worker-a-{pid}"),
+            )
+        ]
         if old is not None:
             trees.append(
-                Tree(f"baseline {args.baseline}", old, database_url("_bench_b"), f"arena-bench-b-{os.getpid()}")
+                Tree(
+                    f"baseline {args.baseline}",
+                    old,
+                    baseline_python(old),
+                    database_url("_bench_b"),
+                    f"arena-bench-b-{pid}",
+                    log_path(f"rated-matches-worker-b-{pid}"),
+                )
             )
         for tree in trees:
             tree.run("reset", args)

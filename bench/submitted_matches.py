@@ -40,12 +40,9 @@ KIT = ROOT / "starter-kits" / "python" / "bot.py"
 
 
 def bench_database_url() -> str:
-    from common.env import env_str
-    from common.services import parse_postgres_url
+    from bench.trees import database_url
 
-    target = parse_postgres_url(env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena"))
-    auth = target.user + (f":{target.password}" if target.password else "")
-    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}_bench_bots"
+    return database_url("_bench_bots")
 
 
 def load_kit() -> Any:

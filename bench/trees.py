@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import re
+import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Where the benchmarks keep what outlives a run: the processes' logs, the baseline's virtual environment.
+VAR = ROOT / "var" / "bench"
 
 
 @contextmanager
@@ -35,13 +41,70 @@ def baseline_context(ref: str) -> Iterator[Path | None]:
 
 
 def database_url(suffix: str) -> str:
-    """DATABASE_URL with `suffix` appended to the database name: a benchmark never touches live data."""
+    """DATABASE_URL with `suffix` appended to the database name, created when missing: a benchmark never
+    touches live data, and runs from a fresh clone."""
     from common.env import env_str
-    from common.services import parse_postgres_url
+    from common.services import ensure_postgres_database, parse_postgres_url
 
     target = parse_postgres_url(env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena"))
     auth = target.user + (f":{target.password}" if target.password else "")
-    return f"postgres://{auth}@{target.host}:{target.port}/{target.name}{suffix}"
+    url = f"postgres://{auth}@{target.host}:{target.port}/{target.name}{suffix}"
+    problem = ensure_postgres_database(parse_postgres_url(url))
+    if problem is not None:
+        raise SystemExit(f"cannot create or reach the benchmark's database {target.name}{suffix}: {problem}")
+    return url
+
+
+def baseline_python(tree: Path) -> str:
+    """The Python of a virtual environment holding exactly the baseline's requirements.
+
+    This tree's `.venv` cannot serve: its editable install finds this tree's packages for any module
+    the baseline's own tree lacks (the packages moved), so the baseline would run a mix of both trees.
+    The environment is made once per requirements file (keyed by its hash) under var/bench/.
+    """
+    requirements = tree / "requirements.txt"
+    key = hashlib.sha256(requirements.read_bytes()).hexdigest()[:16]
+    venv = VAR / f"baseline-venv-{key}"
+    python = venv / "bin" / "python"
+    ready = venv / ".installed"
+    VAR.mkdir(parents=True, exist_ok=True)
+    # Two runs starting at once: the second waits for the first's environment instead of breaking it.
+    with (VAR / f"baseline-venv-{key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if ready.exists():
+            return str(python)
+        shutil.rmtree(venv, ignore_errors=True)
+        print(f"making the baseline's virtual environment ({venv.relative_to(ROOT)}), once", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", str(requirements)]
+        done = subprocess.run(pip, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"cannot install the baseline's requirements:\n{done.stdout}{done.stderr}")
+        ready.touch()
+    return str(python)
+
+
+def log_path(name: str) -> Path:
+    """A log file under var/bench/ for one process of a benchmark (emptied)."""
+    VAR.mkdir(parents=True, exist_ok=True)
+    path = VAR / f"{name}.log"
+    path.write_bytes(b"")
+    return path
+
+
+def last_lines(path: Path, count: int = 25) -> str:
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return "(no log)"
+    return "\n".join(lines[-count:]) or "(its log is empty)"
+
+
+def stop_if_dead(process: subprocess.Popen[bytes], label: str, log: Path) -> None:
+    """Stop the benchmark at once, with the process's last lines, when a process it needs has died."""
+    code = process.poll()
+    if code is not None:
+        raise SystemExit(f"{label} stopped (exit {code}); its last lines ({log}):\n{last_lines(log)}")
 
 
 def machine() -> str:

@@ -1,0 +1,147 @@
+"""Where a rated match's time goes in the service, next to the same game played in process.
+
+Queues `--matches` rated matches of built-in bots (2 to 5 seats among `--players` bot players) and
+runs the play task's body (`results.finish.run_matches`, what a Celery worker calls, claiming up to
+`--batch` matches per call) for each, one after another in this process, once as is and once more
+(the same tables queued again) under cProfile; then plays the same games (same players, seeds, bots)
+with `arena.runner.play` alone. Prints the service's time per match as a ratio to the game alone, and
+the cumulative time of each phase of a match: claiming, loading, playing, committing (with the rating
+transaction and the leaderboard index inside it). What a Celery worker adds on top (the broker's
+round trip, the task's bookkeeping, several workers competing for the rating rows) is the difference
+between this ratio and `bench/rated_matches.py`'s.
+
+    python bench/match_profile.py [--matches 200] [--batch 1] [--players 40] [--seats 2-5] [--bots random]
+
+Uses its own database (`<DATABASE_URL name>_bench_profile`, created when missing) and queue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GAME = "part-du-chef"
+
+# (label, file ending, function): the phases of a match, as the profile names them.
+PHASES = (
+    ("the task's body, all of it", "results/finish.py", "run_matches"),
+    ("claim (one conditional UPDATE)", "arena/claims.py", "claim_batch"),
+    ("load the match and its seats", "results/finish.py", "_load"),
+    ("play the game (arena.runner.play)", "arena/runner.py", "play"),
+    ("commit: the whole transaction", "results/finish.py", "commit_results"),
+    ("  rating: lock rows, Elo, ledger rows", "ratings/ledger.py", "rate"),
+    ("  match and seat rows written", "arena/rows.py", "update_rows"),
+    ("  match_committed receivers", "django/dispatch/dispatcher.py", "send"),
+    ("  leaderboard index (Redis, on commit)", "ratings/standings.py", "apply"),
+    ("SQL statements (psycopg execute)", "psycopg/cursor.py", "execute"),
+    ("BEGIN, COMMIT, savepoints", "psycopg/_connection_base.py", "_exec_command"),
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--seats", default="2-5")
+    parser.add_argument("--bots", default="random")
+    parser.add_argument("--batch", type=int, default=1, help="matches a task claims at once (ARENA_CLAIM_BATCH)")
+    parser.add_argument("--top", type=int, default=25, help="functions listed by their own time")
+    args = parser.parse_args()
+
+    from bench.trees import database_url, machine
+
+    tag = f"bench-profile-{os.getpid()}"
+    os.environ.update(DATABASE_URL=database_url("_bench_profile"), ARENA_QUEUE=tag, ARENA_REQUIRE_SERVICES="1")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    import redis
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+
+    from arena import runner
+    from arena.matches import create_match
+    from arena.models import Match, Player
+    from results.finish import run_matches
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "TRUNCATE ratings_ratingchange, ratings_rating, arena_arenaentry, arena_matchseat, arena_match CASCADE"
+        )
+    Player.objects.filter(name__startswith="bench-").delete()
+    players = [Player.objects.create(name=f"bench-{i}", kind="bot", builtin=args.bots) for i in range(args.players)]
+    low, _, high = args.seats.partition("-")
+    rng = random.Random("match-profile")
+    tables = [
+        (rng.sample(players, rng.randint(int(low), int(high or low))), rng.randrange(2**31))
+        for _ in range(args.matches)
+    ]
+
+    def run_all(profile: cProfile.Profile | None) -> float:
+        """Queue the tables' matches, then run the task's body for each in turn: seconds taken."""
+        ids = [
+            create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed).id
+            for seated, seed in tables
+        ]
+        # Nobody consumes this queue: the tasks are run here, in order, instead.
+        redis.Redis.from_url(settings.REDIS_URL).delete(tag)
+        started = time.perf_counter()
+        if profile is not None:
+            profile.enable()
+        for pk in ids:
+            run_matches(pk, extra=args.batch - 1)
+        if profile is not None:
+            profile.disable()
+        seconds = time.perf_counter() - started
+        if Match.objects.filter(pk__in=ids, status="finished").count() != len(ids):
+            raise SystemExit("some matches did not finish")
+        return seconds
+
+    # Once as it runs, once under the profiler (which slows the Python side more than the waits).
+    service = run_all(None)
+    profile = cProfile.Profile()
+    profiled = run_all(profile)
+
+    started = time.perf_counter()
+    for seated, seed in tables:
+        runner.play(GAME, seated, seed, {})
+    alone = time.perf_counter() - started
+
+    stats = pstats.Stats(profile)
+    table: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]
+    per_match = 1000 / len(tables)
+    print(f"machine: {machine()}; {len(tables)} rated matches, {args.seats} seats, {args.bots} bots, one process\n")
+    print(f"service (the task's body, up to {args.batch} match(es) per call): {service * per_match:.2f} ms per match")
+    print(f"the same games in process (arena.runner.play): {alone * per_match:.2f} ms per match")
+    print(f"ratio service / in process: {service / alone:.1f}x")
+    print(f"under cProfile: {profiled * per_match:.2f} ms per match, the phases below\n")
+    print("| phase | calls | cumulative ms per match | share of the task |")
+    print("|---|---:|---:|---:|")
+    phases = {}
+    for label, ending, function in PHASES:
+        found = [
+            (row[1], row[3]) for (file, _, name), row in table.items() if name == function and file.endswith(ending)
+        ]
+        phases[label] = (sum(calls for calls, _ in found), sum(seconds for _, seconds in found))
+    total = phases[PHASES[0][0]][1]
+    for label, (calls, cumulative) in phases.items():
+        share = f"{cumulative / total:.0%}" if total else "-"
+        print(f"| {label} | {calls} | {cumulative * per_match:.2f} | {share} |")
+    print(f"\nfunctions by their own time (top {args.top}):\n")
+    stats.sort_stats("tottime").print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()

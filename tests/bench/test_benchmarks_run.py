@@ -1,0 +1,148 @@
+"""Every documented benchmark runs from a clean state: its databases made by itself, its processes' deaths reported.
+
+Each benchmark runs as its documented command, with the smallest sizes, in a process of its own whose
+DATABASE_URL is this test run's database: the benchmark's databases are `<test database>_bench...`,
+created by the benchmark and dropped here afterwards, and its queues carry its process id.
+`bench/leaderboard.py` measures with `wrk`, an outside program (`apt-get install -y wrk`): its test
+needs it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from django.conf import settings
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SUFFIXES = ("_bench", "_bench_a", "_bench_b", "_bench_bots", "_bench_profile", "_board")
+
+# (script and its smallest options, a line its report always prints)
+BENCHMARKS = {
+    "rated matches, no baseline": (
+        ["rated_matches.py", "--matches", "6", "--rounds", "1", "--players", "6", "--baseline", "none"],
+        "| ratio |",
+    ),
+    "submitted matches": (["submitted_matches.py", "--games", "2", "--unpacks", "1"], "ms/move"),
+    "queued matches with workers killed": (
+        ["queued_matches.py", "--matches", "8", "--rate", "20", "--kill-every", "2", "--players", "6"],
+        "deliveries",
+    ),
+    "arena newcomer": (["arena_newcomer.py", "--sizes", "2", "--runs", "1"], "| ratio |"),
+    "arena placement": (["arena_placement.py", "--warmup", "1", "--repeats", "1"], "| ratio |"),
+    "bot round trip": (["bot_roundtrip.py", "--moves", "40", "--starts", "2"], "sandbox start-up"),
+    "search budget": (
+        ["search_budget.py", "--a", "4", "--b", "4", "--games", "2", "--workers", "1"],
+        "CPU time per game",
+    ),
+    "match profile": (["match_profile.py", "--matches", "10", "--players", "6", "--top", "5"], "| phase |"),
+    "web pages": (["web_pages.py", "--players", "2000", "--requests", "5"], "median / baseline"),
+}
+
+
+def _connect() -> psycopg.Connection[tuple[object, ...]]:
+    db = settings.DATABASES["default"]
+    return psycopg.connect(
+        dbname="postgres",
+        host=db["HOST"] or "127.0.0.1",
+        port=int(db["PORT"] or 5432),
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        autocommit=True,
+    )
+
+
+def _drop_bench_databases() -> None:
+    name = settings.DATABASES["default"]["NAME"]
+    with _connect() as conn:
+        for suffix in SUFFIXES:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name + suffix)))
+
+
+@pytest.fixture
+def clean_state() -> Iterator[dict[str, str]]:
+    """No benchmark database exists before the run (a fresh clone), none is left after it."""
+    _drop_bench_databases()
+    db = settings.DATABASES["default"]
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("ARENA_QUEUE", "ARENA_PERIODIC"))}
+    env.update(DATABASE_URL=url, REDIS_URL=settings.REDIS_URL, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    yield env
+    _drop_bench_databases()
+
+
+def _run(command: list[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+    script, *options = command
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *options],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BENCHMARKS))
+def test_a_documented_benchmark_runs_from_a_clean_state(name: str, clean_state: dict[str, str]) -> None:
+    command, report_line = BENCHMARKS[name]
+    done = _run(command, clean_state, timeout=240)
+    assert done.returncode == 0, f"{name} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert report_line in done.stdout, done.stdout
+
+
+@pytest.mark.slow
+def test_rated_matches_runs_the_baseline_commit_in_its_own_environment(clean_state: dict[str, str]) -> None:
+    command = ["rated_matches.py", "--matches", "6", "--rounds", "1", "--players", "6", "--baseline", "95e61cf"]
+    done = _run(command, clean_state, timeout=600)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "| baseline 95e61cf |" in done.stdout, done.stdout
+    assert "this tree / baseline 95e61cf: end to end" in done.stdout, done.stdout
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_stops_the_rated_matches_benchmark_with_its_last_lines(clean_state: dict[str, str]) -> None:
+    # Celery refuses a negative pool size: the worker exits at once with a usage error.
+    command = ["rated_matches.py", "--matches", "2", "--rounds", "1", "--players", "4", "--concurrency", "-1"]
+    done = _run([*command, "--baseline", "none"], clean_state, timeout=240)
+    assert done.returncode != 0
+    assert "the worker stopped (exit 2); its last lines" in done.stderr, done.stderr
+    assert "Invalid value for '-c' / '--concurrency'" in done.stderr, done.stderr
+
+
+def _free_port_pair() -> int:
+    """A port free with the next one (the baseline's), below the range the system hands out to clients."""
+    for port in range(20000 + os.getpid() % 4000 * 2, 30000, 2):
+        try:
+            with socket.socket() as first, socket.socket() as second:
+                first.bind(("127.0.0.1", port))
+                second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            continue
+        return port
+    raise AssertionError("no two free ports in a row")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("wrk") is None, reason="bench/leaderboard.py measures with wrk (apt-get install -y wrk)"
+)
+def test_the_leaderboard_benchmark_serves_the_baseline_from_its_own_environment(clean_state: dict[str, str]) -> None:
+    # 50,000 players: the benchmark asks for pages up to the 1,000th of 50 rows.
+    command = ["leaderboard.py", "--players", "50000", "--seconds", "2", "--rounds", "1", "--workers", "1"]
+    command += ["--connections", "2", "--port", str(_free_port_pair()), "--baseline", "95e61cf"]
+    done = _run(command, clean_state, timeout=600)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "| request | p99 this / baseline | requests/s this / baseline |" in done.stdout, done.stdout
