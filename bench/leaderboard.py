@@ -116,13 +116,9 @@ def load(players: int) -> tuple[int, int]:
             cursor.execute("VACUUM ANALYZE ratings_rating")
     from ratings.leaderboard import index
 
-<<<<<<< HEAD
-    if index.size(GAME, None) != players or index.page_lines(GAME, None, 0, 1) is None:
-=======
     # A reloaded table has new ids: an index left in Redis by an earlier load (its database dropped and made
     # again, say) may have the same size and still be stale.
-    if reloaded or standings.size(GAME, None) != players or standings.page_lines(GAME, None, 0, 1) is None:
->>>>>>> bench
+    if reloaded or index.size(GAME, None) != players or index.page_lines(GAME, None, 0, 1) is None:
         err = Console(stderr=True)
         with Progress(
             TextColumn("indexing ratings in Redis"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err

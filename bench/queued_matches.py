@@ -154,12 +154,8 @@ def main() -> None:
 
     from arena.matches import create_match
     from arena.models import Match, MatchSeat, Player
-<<<<<<< HEAD
-    from ratings.ledger import verify_ratings
-=======
     from bench.trees import log_path, stop_if_dead
-    from ratings.ledger import replay_ledger
->>>>>>> bench
+    from ratings.ledger import verify_ratings
     from ratings.models import RatingChange
 
     err = Console(stderr=True)
