@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make test: the whole suite against real PostgreSQL and Redis, plus ruff, mypy and the OpenAPI check.
+# make test: ruff, mypy, the import contracts, the OpenAPI check, the compiled engine, the API fuzzing, then the whole
+# suite against real PostgreSQL and Redis in three tiers (unit, db in parallel, system).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 cd "$ROOT"
@@ -56,5 +57,20 @@ echo "==> compiled rules engine (mypyc)" >&2
 "$VENV/bin/python" scripts/build_engine.py
 echo "==> API fuzzing (schemathesis against a live server)" >&2
 bash scripts/fuzz_api.sh
-echo "==> pytest" >&2
-"$VENV/bin/python" -m pytest tests/ -p no:cacheprovider
+
+# pytest in three tiers (tests/conftest.py gives each test one): together they are the whole suite.
+tier() {
+    local status=0
+    "$VENV/bin/python" -m pytest tests/ -p no:cacheprovider "$@" || status=$?
+    # 5: no test in this tier (say, a selection by -k elsewhere), which is no failure.
+    if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then
+        return "$status"
+    fi
+}
+echo "==> pytest -m unit (no database, no Redis: fast feedback)" >&2
+tier -m unit
+# Each xdist worker has a test database of its own (test_<name>_gw0, ...) and so cache keys of its own.
+echo "==> pytest -m db (the database and Redis, ${ARENA_TEST_DB_PROCESSES:-2} processes)" >&2
+tier -m db -n "${ARENA_TEST_DB_PROCESSES:-2}"
+echo "==> pytest -m system (workers, Chromium, the sandbox, other processes; one at a time)" >&2
+tier -m system

@@ -78,7 +78,7 @@ def test_periodic_tasks_wait_on_a_queue_of_their_own_that_workers_consume() -> N
     assert {queue.name for queue in settings.CELERY_TASK_QUEUES} >= {periodic}
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_a_worker_consumes_the_periodic_queue_and_its_sweep_brings_a_lost_match_back(workers, make_bots) -> None:
     from celery import current_app
 

@@ -153,6 +153,7 @@ def test_the_ladder_takes_a_bot_program_among_its_three_bots(run, tmp_path, monk
     assert "forfeited" not in stderr
 
 
+@pytest.mark.system
 def test_where_the_sandbox_cannot_start_the_command_says_why_and_offers_no_sandbox(capsys):
     broken = SandboxConfig(bwrap="/nonexistent/bwrap", state_dir=STATE_DIR, base_uid=BASE_UID, slots=1)
     argv = ["simulate", "--players", "2", "--bots", f"{KIT_PY},greedy"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 import redis
 from django.conf import settings
 from django.core.cache import cache
 
 from tests.support import clear_test_cache
+
+pytestmark = pytest.mark.db
 
 
 def test_cache_keys_carry_the_test_database_name() -> None:

@@ -65,6 +65,7 @@ def _exports(stdout: str) -> dict[str, str]:
     return dict(line.removeprefix("export ").split("=", 1) for line in stdout.split("\n") if line.startswith("export "))
 
 
+@pytest.mark.system
 def test_importing_the_settings_opens_no_connection() -> None:
     code = (
         "import socket\n"
@@ -77,6 +78,7 @@ def test_importing_the_settings_opens_no_connection() -> None:
     assert result.stdout.split()[0] == "django.db.backends.postgresql"
 
 
+@pytest.mark.system
 def test_prepare_services_chooses_the_embedded_fallbacks_and_says_so_when_services_are_unreachable() -> None:
     result = _run(["manage.py", "prepare_services"], **_UNREACHABLE)
     assert result.returncode == 0, result.stderr
@@ -93,6 +95,7 @@ def test_prepare_services_chooses_the_embedded_fallbacks_and_says_so_when_servic
     ]
 
 
+@pytest.mark.system
 def test_it_refuses_to_fall_back_when_services_are_required() -> None:
     result = _run(["manage.py", "prepare_services"], ARENA_REQUIRE_SERVICES="1", **_UNREACHABLE)
     assert result.returncode != 0
@@ -102,6 +105,7 @@ def test_it_refuses_to_fall_back_when_services_are_required() -> None:
     assert "Redis is required but unreachable" in chosen.stderr
 
 
+@pytest.mark.system
 def test_prepare_services_creates_the_database_named_by_database_url_when_missing() -> None:
     import psycopg
 

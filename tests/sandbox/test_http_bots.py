@@ -266,6 +266,7 @@ def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, 
     httpd.server_close()
 
 
+@pytest.mark.system
 def test_an_https_bot_is_verified_by_name_while_connecting_to_the_pinned_address(tls_server):
     import ssl
 

@@ -24,7 +24,7 @@ def _statuses(tournament_id: int) -> list[str]:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_a_finished_table_of_a_duplicate_deal_shows_no_seed_nor_record_while_another_table_plays_it(
     restore_builtin_bots: None,
     workers: Any,

@@ -11,7 +11,7 @@ import pytest
 
 from tests.web.browsing import shot, sign_up
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def decide(page: Any, turn: str, gaps: tuple[str, ...] = ("0", "4", "8")) -> None:

@@ -12,7 +12,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.web.browsing import shot, sign_up
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 PHONE = {"width": 360, "height": 740}
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.web.browsing import shot, sign_up
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 WORDS = {
