@@ -41,9 +41,11 @@ def test_database_urls_are_parsed_with_local_defaults() -> None:
         parse_postgres_url("mysql://x/y")
 
 
-def test_the_test_database_name_derives_from_database_url(db: None) -> None:
+def test_the_test_database_name_derives_from_database_url(db: None, worker_id: str) -> None:
     configured = parse_postgres_url(settings.DATABASE_URL).name
-    assert settings.DATABASES["default"]["NAME"] == f"test_{configured}"
+    # Each pytest-xdist worker (gw0, gw1, ...) has a test database of its own.
+    suffix = "" if worker_id == "master" else f"_{worker_id}"
+    assert settings.DATABASES["default"]["NAME"] == f"test_{configured}{suffix}"
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
