@@ -1,11 +1,13 @@
 """Shared fixtures: real PostgreSQL and Redis, bot players, and real Celery worker processes; the tiers.
 
 Every test belongs to one tier, chosen here from the fixtures it uses (`pytest -m unit|db|system`):
-- `unit`: no database, no Redis, no process of its own (rules, Elo, pairing, placing, protocol);
-- `db`: the test database (pytest-django) and Redis, in this process;
-- `system`: real Celery workers, Chromium, the bubblewrap sandbox, a transactional database, or other processes.
-A test that is `system` for a reason its fixtures do not show (it starts processes itself) says so with
-`@pytest.mark.system`; an explicit tier mark always wins.
+- `unit`: in this process, no database, no Redis (rules, Elo, pairing, placing, protocol); a unit test that
+  opens a connection fails;
+- `db`: the test database (pytest-django) and Redis, in this process; pytest-xdist runs them in parallel;
+- `system`: real Celery workers, Chromium, the bubblewrap sandbox (a submitted bot's validation included),
+  a transactional database, or other processes; one at a time.
+A test that is `system` for a reason its fixtures do not show (it starts processes itself, or simulates many
+games) says so with `@pytest.mark.system`; an explicit tier mark always wins.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ SYSTEM_FIXTURES = frozenset(
         "sandbox",
         "start_bot",
         "run",  # tests/botclient: `part-du-chef` with its bots in the sandbox
+        "submit",  # tests/submitted_bots.py: a submitted bot, validated by games in the sandbox
     }
 )
 # Fixtures that make a test at least `db`: the test database, or this run's queue in Redis.
