@@ -11,7 +11,7 @@ from botclient.local import LocalBots
 from games.part_du_chef import cli, replay
 from sandbox import SandboxConfig
 
-from .conftest import BASE_UID, STARTER_KITS, STATE_DIR, kit_zip, records
+from .conftest import BASE_UID, STARTER_KITS, STATE_DIR, _HostedKit, kit_zip, records
 
 KIT_PY = STARTER_KITS / "python" / "bot.py"
 KIT_JS = STARTER_KITS / "javascript" / "bot.js"
@@ -61,8 +61,6 @@ def test_a_folder_holding_main_py_plays_against_built_in_bots(run, tmp_path):
 
 
 def test_a_hosted_bot_on_localhost_plays_over_http(run, tmp_path, hosted):
-    from .conftest import _HostedKit
-
     _simulate_and_verify(run, tmp_path, hosted)
     assert _HostedKit.seen.count("start") == 2 and _HostedKit.seen.count("end") == 2
     assert _HostedKit.seen.count("act") > 10

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import psycopg
 import pytest
 from django.conf import settings
 
@@ -109,8 +110,6 @@ def test_it_refuses_to_fall_back_when_services_are_required() -> None:
 
 @pytest.mark.system
 def test_prepare_services_creates_the_database_named_by_database_url_when_missing() -> None:
-    import psycopg
-
     name = f"arena_autocreate_{os.getpid()}"
     result = _run(["manage.py", "prepare_services"], DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}")
     try:
