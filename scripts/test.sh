@@ -69,7 +69,8 @@ tier() {
 }
 echo "==> pytest -m unit (no database, no Redis: fast feedback)" >&2
 tier -m unit
-# Each xdist worker has a test database of its own (test_<name>_gw0, ...) and so cache keys of its own.
+# Each xdist worker has a test database of its own (test_<name>_gw0, ...) and so cache keys of its own;
+# ARENA_TEST_DB_PROCESSES=0 runs the tier in one process (faster where the cores are already busy).
 echo "==> pytest -m db (the database and Redis, ${ARENA_TEST_DB_PROCESSES:-2} processes)" >&2
 tier -m db -n "${ARENA_TEST_DB_PROCESSES:-2}"
 echo "==> pytest -m system (workers, Chromium, the sandbox, other processes; one at a time)" >&2
