@@ -7,17 +7,15 @@ event names no text: pages fetch what they may read), and never part of a game's
 
 from __future__ import annotations
 
-import json
 import logging
 
-import redis
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
 from arena.errors import NotSeated, PlayError
 from arena.models import Match, MatchSeat, Player
-from common import service_redis
+from play import events
 from play.models import ChatMessage, ChatReport
 
 log = logging.getLogger(__name__)
@@ -70,7 +68,7 @@ def say(match: Match, player: Player, text: str) -> ChatMessage:
         raise ChatRefused(f"at most {BURST} messages in {BURST_SECONDS} s", "fast")
     with transaction.atomic():
         message = ChatMessage.objects.create(match=match, author=player, channel=channel_of(match, player), text=text)
-        transaction.on_commit(lambda: _announce(match.id))
+        _announce(match.id)
     return message
 
 
@@ -87,11 +85,5 @@ def report(match: Match, player: Player, message_id: int) -> ChatReport:
 
 
 def _announce(match_id: int) -> None:
-    """The table's live channel (the one `web.live` names) hears that the chat moved; no text in it."""
-    client = service_redis.client()
-    if client is None:
-        return
-    try:
-        client.publish(f"{service_redis.namespace()}:live:table:{match_id}", json.dumps({"type": "chat"}))
-    except redis.RedisError as exc:
-        log.warning("chat of match %s not announced: %s", match_id, exc)
+    """The table's live channel hears that the chat moved, once the message is stored; no text in it."""
+    events.send_on_commit(events.table_channel(match_id), {"type": "chat"})

@@ -31,7 +31,7 @@ from common.task_names import TaskName
 from games.part_du_chef import State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
 from games.registry import get_game
-from play import botseats, events, notify
+from play import botseats, events
 from play.models import LiveGame
 from results.finish import commit_result
 
@@ -125,7 +125,10 @@ def _save(
     live.save()
     dispatch_turn(match.id, live.turn, live.deadline)
     if person_to_act:
-        notify.tell_player_on_commit(players[seat].id, {"type": "your-turn", "match": match.id, "turn": live.turn})
+        # The person whose turn it is hears it on every page (a notice, or the browser's notification).
+        events.send_on_commit(
+            events.player_channel(players[seat].id), {"type": "your-turn", "match": match.id, "turn": live.turn}
+        )
 
 
 def turn_seconds(live: LiveGame) -> float:

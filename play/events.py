@@ -142,6 +142,11 @@ def _tell_players(player_ids: Iterable[int], message: dict[str, Any]) -> None:
         _send(player_channel(player_id), message)
 
 
+def send_on_commit(channel: str, message: dict[str, Any]) -> None:
+    """Publish one message on a channel once the caller's transaction commits (notices, chat moves)."""
+    transaction.on_commit(lambda: _send(channel, message), robust=True)
+
+
 def _send(channel: str, message: dict[str, Any]) -> None:
     client = service_redis.client()
     if client is None:

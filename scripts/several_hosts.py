@@ -215,7 +215,7 @@ def verify(args: argparse.Namespace) -> int:
         else:
             failed += 1
             print(f"  FAIL  {name}: {detail}")
-    print(f"several hosts: {passed} passed, {failed} failed")
+    print(f"hosts: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -11,7 +11,8 @@ ensure_venv() {
         python3 -m venv "$VENV"
     fi
     local stamp="$VENV/.installed-$(basename "$requirements")"
-    if [ ! -f "$stamp" ] || [ "$requirements" -nt "$stamp" ] || [ "$ROOT/requirements.txt" -nt "$stamp" ]; then
+    if [ ! -f "$stamp" ] || [ "$requirements" -nt "$stamp" ] || [ "$ROOT/requirements.txt" -nt "$stamp" ] \
+        || [ "$ROOT/requirements-build.txt" -nt "$stamp" ]; then
         echo "==> installing $(basename "$requirements") into .venv" >&2
         "$VENV/bin/python" -m pip install --disable-pip-version-check --progress-bar on -q -r "$requirements"
         touch "$stamp"

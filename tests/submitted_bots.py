@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from sandbox.slots import processes_of
+from submissions import actions
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTER_KITS = ROOT / "starter-kits"
@@ -122,7 +123,6 @@ def client_for(users: dict[str, User]) -> Callable[[str], APIClient]:
 @pytest.fixture
 def submit(users: dict[str, User]) -> Callable[..., Any]:
     """Create a submitted bot directly (no HTTP), validated or not."""
-    from submissions import actions
 
     def make(
         name: str,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import redis
 from django.conf import settings
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,8 +47,6 @@ class Workers:
         self.schedules: list[Path] = []
 
     def environment(self, **extra: str) -> dict[str, str]:
-        from django.db import connection
-
         db = connection.settings_dict
         url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
         if db["PASSWORD"]:

@@ -41,7 +41,7 @@ def users(transactional_db: None) -> dict[str, User]:
     }
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_while_a_bot_match_plays_no_answer_gives_its_seed_or_a_pizza_and_once_over_its_record_has_the_seed(
     restore_builtin_bots: None, workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
 ) -> None:
@@ -83,7 +83,7 @@ def _legal_action(state: dict[str, Any]) -> dict[str, Any]:
     return {"type": "take", "portion": legal["portions"][-1]["index"], "eat": [], "steals": [], "marianne": None}
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_a_person_at_a_ranked_table_sees_only_the_pizza_on_the_table_and_the_seed_once_the_game_is_over(
     restore_builtin_bots: None, workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
 ) -> None:

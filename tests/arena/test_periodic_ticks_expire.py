@@ -12,7 +12,7 @@ from django.conf import settings
 from tests.support import wait_until
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_every_tick_beat_sends_expires_after_its_interval(workers) -> None:
     periodic = f"{workers.queue}-periodic"  # what beat started with ARENA_QUEUE routes its ticks to
     client = redis.Redis.from_url(settings.REDIS_URL)

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 import redis
+from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 
@@ -15,6 +16,7 @@ from arena.matches import create_match
 from arena.models import Match
 from arena.sweeper import sweep_stuck_matches
 from common.task_names import TaskName
+from tests.support import wait_until
 
 
 def _expire(*match_ids: int) -> None:
@@ -90,12 +92,8 @@ def test_periodic_tasks_wait_on_a_queue_of_their_own_that_workers_consume() -> N
     assert queue_of(TaskName.PLAY_MATCH) == settings.CELERY_TASK_DEFAULT_QUEUE
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_a_worker_consumes_the_periodic_queue_and_its_sweep_brings_a_lost_match_back(workers, make_bots) -> None:
-    from celery import current_app
-
-    from tests.support import wait_until
-
     players = make_bots(2)
     match = create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=8)
     Match.objects.filter(pk=match.id).update(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -70,8 +71,6 @@ def kit_zip(tmp_path: Path, main: str = "from kit import main\nmain()\n") -> Pat
 
 
 def _load_kit():  # type: ignore[no-untyped-def]
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("kit", STARTER_KITS / "python" / "bot.py")
     assert spec is not None and spec.loader is not None
     kit = importlib.util.module_from_spec(spec)

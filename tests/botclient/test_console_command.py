@@ -8,6 +8,8 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
+
 from .conftest import BASE_UID, ROOT, SLOTS, STARTER_KITS, STATE_DIR
 
 
@@ -23,6 +25,7 @@ def test_pyproject_declares_the_command_and_packages_every_top_level_package():
     assert included == top_level
 
 
+@pytest.mark.system
 def test_the_command_runs_from_any_folder(tmp_path):
     (tmp_path / "mybot.py").write_bytes((STARTER_KITS / "python" / "bot.py").read_bytes())
     env = dict(

@@ -9,9 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sandbox.slots import processes_of
 
 from .conftest import BASE_UID, ROOT, SLOTS, STATE_DIR
+
+pytestmark = pytest.mark.system
 
 DOC = ROOT / "docs" / "bots-submission.md"
 

@@ -12,7 +12,7 @@ from botclient.match import MoveLog
 from games.part_du_chef import cli, replay
 from sandbox import SandboxConfig
 
-from .conftest import BASE_UID, STARTER_KITS, STATE_DIR, kit_zip, records
+from .conftest import BASE_UID, STARTER_KITS, STATE_DIR, _HostedKit, kit_zip, records
 
 KIT_PY = STARTER_KITS / "python" / "bot.py"
 KIT_JS = STARTER_KITS / "javascript" / "bot.js"
@@ -62,8 +62,6 @@ def test_a_folder_holding_main_py_plays_against_built_in_bots(run, tmp_path):
 
 
 def test_a_hosted_bot_on_localhost_plays_over_http(run, tmp_path, hosted):
-    from .conftest import _HostedKit
-
     _simulate_and_verify(run, tmp_path, hosted)
     assert _HostedKit.seen.count("start") == 2 and _HostedKit.seen.count("end") == 2
     assert _HostedKit.seen.count("act") > 10
@@ -163,6 +161,7 @@ def test_the_ladder_takes_a_bot_program_among_its_three_bots(run, tmp_path, monk
     assert "forfeited" not in stderr
 
 
+@pytest.mark.system
 def test_where_the_sandbox_cannot_start_the_command_says_why_and_offers_no_sandbox(capsys):
     broken = SandboxConfig(bwrap="/nonexistent/bwrap", state_dir=STATE_DIR, base_uid=BASE_UID, slots=1)
     argv = ["simulate", "--players", "2", "--bots", f"{KIT_PY},greedy"]

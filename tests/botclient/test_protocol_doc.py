@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from django.conf import settings
 
 from arena import runner
@@ -35,6 +36,7 @@ def _limits() -> dict[str, str]:
     return dict(re.findall(r"^\| ([^|]+?) \| ([^|]+?) \|$", section, re.M)[1:])
 
 
+@pytest.mark.system
 def test_the_documented_conversation_is_exactly_what_a_real_game_sends_and_answers():
     assert _examples() == example_conversation(), "regenerate with: .venv/bin/python -m botclient.examples"
 

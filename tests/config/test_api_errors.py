@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from arena.models import Match
+from arena.models import Match, Player
 
 
 @pytest.fixture
@@ -83,8 +83,6 @@ def test_it_refuses_a_body_that_is_not_a_json_object(client: APIClient, raw: str
 
 
 def test_it_refuses_to_seat_a_person_in_a_bot_match(client: APIClient) -> None:
-    from arena.models import Player
-
     person = Player.objects.create(name="bob", kind="human")
     response = _post(client, {"game": "part-du-chef", "kind": "friendly", "players": [1, person.id]})
     assert response.status_code == 400

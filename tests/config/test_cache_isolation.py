@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 import redis
 from django.conf import settings
 from django.core.cache import cache
 
 from tests.support import clear_test_cache
+
+# The test database set up first: under pytest-xdist its name (and so the keys') carries the worker's suffix.
+pytestmark = pytest.mark.usefixtures("django_db_setup")
 
 
 def test_cache_keys_carry_the_test_database_name() -> None:

@@ -7,6 +7,8 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
 from tests.support import ROOT
 
 
@@ -18,6 +20,7 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.system
 def test_serving_without_a_secret_key_is_refused_with_a_clear_message() -> None:
     result = _manage("migrate", "--check")
     assert result.returncode != 0
@@ -30,6 +33,7 @@ def test_the_code_holds_no_usable_secret_key() -> None:
     assert 'env_str("SECRET_KEY", "")' in text
 
 
+@pytest.mark.system
 def test_the_production_profile_passes_check_deploy_with_nothing_reported() -> None:
     result = _manage(
         "check",
@@ -46,12 +50,14 @@ def test_the_production_profile_passes_check_deploy_with_nothing_reported() -> N
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
+@pytest.mark.system
 def test_the_production_profile_needs_its_hosts_from_the_environment() -> None:
     result = _manage("check", ARENA_PROFILE="production", SECRET_KEY=secrets.token_urlsafe(64))
     assert result.returncode != 0
     assert "needs ALLOWED_HOSTS" in result.stderr
 
 
+@pytest.mark.system
 def test_the_development_profile_is_not_deploy_ready() -> None:
     result = _manage("check", "--deploy", SECRET_KEY=secrets.token_urlsafe(64))
     assert "security.W004" in result.stderr + result.stdout

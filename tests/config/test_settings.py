@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import psycopg
 import pytest
 from django.conf import settings
 
@@ -41,9 +42,11 @@ def test_database_urls_are_parsed_with_local_defaults() -> None:
         parse_postgres_url("mysql://x/y")
 
 
-def test_the_test_database_name_derives_from_database_url(db: None) -> None:
+def test_the_test_database_name_derives_from_database_url(db: None, worker_id: str) -> None:
     configured = parse_postgres_url(settings.DATABASE_URL).name
-    assert settings.DATABASES["default"]["NAME"] == f"test_{configured}"
+    # Each pytest-xdist worker (gw0, gw1, ...) has a test database of its own.
+    suffix = "" if worker_id == "master" else f"_{worker_id}"
+    assert settings.DATABASES["default"]["NAME"] == f"test_{configured}{suffix}"
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
@@ -65,6 +68,7 @@ def _exports(stdout: str) -> dict[str, str]:
     return dict(line.removeprefix("export ").split("=", 1) for line in stdout.split("\n") if line.startswith("export "))
 
 
+@pytest.mark.system
 def test_importing_the_settings_opens_no_connection() -> None:
     code = (
         "import socket\n"
@@ -77,6 +81,7 @@ def test_importing_the_settings_opens_no_connection() -> None:
     assert result.stdout.split()[0] == "django.db.backends.postgresql"
 
 
+@pytest.mark.system
 def test_prepare_services_chooses_the_embedded_fallbacks_and_says_so_when_services_are_unreachable() -> None:
     result = _run(["manage.py", "prepare_services"], **_UNREACHABLE)
     assert result.returncode == 0, result.stderr
@@ -93,6 +98,7 @@ def test_prepare_services_chooses_the_embedded_fallbacks_and_says_so_when_servic
     ]
 
 
+@pytest.mark.system
 def test_it_refuses_to_fall_back_when_services_are_required() -> None:
     result = _run(["manage.py", "prepare_services"], ARENA_REQUIRE_SERVICES="1", **_UNREACHABLE)
     assert result.returncode != 0
@@ -102,9 +108,8 @@ def test_it_refuses_to_fall_back_when_services_are_required() -> None:
     assert "Redis is required but unreachable" in chosen.stderr
 
 
+@pytest.mark.system
 def test_prepare_services_creates_the_database_named_by_database_url_when_missing() -> None:
-    import psycopg
-
     name = f"arena_autocreate_{os.getpid()}"
     result = _run(["manage.py", "prepare_services"], DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}")
     try:

@@ -164,6 +164,7 @@ def test_bench_think_reports_a_bots_cpu_time_per_game(capsys: pytest.CaptureFixt
     )
 
 
+@pytest.mark.system
 def test_ladder_mixes_the_three_bots_and_reports_head_to_head(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "ladder", "--games", "12", "--seed", "3", "--workers", "1", "--playouts", "2")
     assert status == 0
@@ -175,6 +176,7 @@ def test_ladder_mixes_the_three_bots_and_reports_head_to_head(capsys: pytest.Cap
     assert "Head to head" in out
 
 
+@pytest.mark.system
 def test_the_ladder_gives_the_same_results_on_one_process_or_two() -> None:
     one = simulation.ladder(8, 40, workers=1, search_playouts=2)
     two = simulation.ladder(8, 40, workers=2, search_playouts=2)
@@ -226,6 +228,7 @@ def test_show_refuses_a_corrupt_record_in_one_line(games_file: Path, capsys: pyt
     assert (status, err) == (2, f"error: {games_file} holds 2 records: there is no game 3\n")
 
 
+@pytest.mark.system
 def test_the_module_runs_as_a_program_without_a_traceback_on_bad_input(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"\xff\xfe not text\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.part_du_chef import cli
 from games.part_du_chef.comparison import Stopping, compare, seatings
 from games.part_du_chef.seating import play_lineup, resolve_bot
@@ -20,6 +22,7 @@ def test_every_seat_holds_the_bot_once_with_the_opponents_in_their_order():
     ]
 
 
+@pytest.mark.system
 def test_a_deal_is_played_the_same_by_both_sides_so_a_bot_against_itself_differs_by_exactly_zero():
     result = compare(_bot("random"), _bot("random"), [_bot("greedy")], deals=6, seed=3)
     assert result.score_diff.mean == 0 and result.score_diff.half_width == 0
@@ -27,6 +30,7 @@ def test_a_deal_is_played_the_same_by_both_sides_so_a_bot_against_itself_differs
     assert "no significant difference" in result.verdict()
 
 
+@pytest.mark.system
 def test_greedy_against_random_is_a_significant_difference_in_greedys_favour():
     result = compare(_bot("greedy"), _bot("random"), [_bot("random")], deals=8, seed=1)
     assert result.score_diff.mean - result.score_diff.half_width > 0

@@ -13,7 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from games.part_du_chef import native
+
+# It builds the engine and plays games in other processes.
+pytestmark = pytest.mark.system
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.part_du_chef import RecordError, Take, play_game, replay
+from games.part_du_chef import RecordError, Take, action_from_json, play_game, replay
 from games.part_du_chef.bots import get_bot
 from games.part_du_chef.record import discrepancies
 
@@ -137,8 +137,6 @@ def test_the_record_is_unchanged_by_replaying_it() -> None:
 
 
 def test_actions_from_json_round_trip() -> None:
-    from games.part_du_chef import action_from_json
-
     for entry in a_record()["actions"]:
         action = action_from_json(entry)
         again = action.to_json()

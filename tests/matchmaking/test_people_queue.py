@@ -7,6 +7,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from arena.models import ArenaEntry, Match, MatchSeat
+from matchmaking import matchmaker
+from play.engine import play_turn
+from play.models import LiveGame
+from ratings.models import Rating, RatingChange
 from tests.play.conftest import client_of
 
 
@@ -42,10 +47,6 @@ def test_joining_names_the_problem(person: Any) -> None:
 
 
 def test_the_matchmaker_seats_people_close_in_rating_together(person: Any) -> None:
-    from arena.models import MatchSeat
-    from matchmaking import matchmaker
-    from ratings.models import Rating
-
     people = [person(name) for name in ("ann", "ben", "cat", "dan")]
     for player, rating in zip(people, (1500, 1900, 1510, 1890), strict=True):
         Rating.objects.create(player=player, game="part-du-chef", kind="human", rating=rating)
@@ -59,10 +60,6 @@ def test_the_matchmaker_seats_people_close_in_rating_together(person: Any) -> No
 
 
 def test_after_the_wait_house_bots_fill_the_empty_seats_and_the_game_is_rated(person: Any, settings: Any) -> None:
-    from arena.models import ArenaEntry, Match
-    from matchmaking import matchmaker
-    from play.models import LiveGame
-
     settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 30
     ann, ben = person("ann"), person("ben")
     join(ann)
@@ -85,9 +82,6 @@ def test_after_the_wait_house_bots_fill_the_empty_seats_and_the_game_is_rated(pe
 
 
 def test_a_lone_person_at_a_table_of_five_gets_four_house_bots(person: Any, settings: Any) -> None:
-    from arena.models import Match
-    from matchmaking import matchmaker
-
     settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 0
     join(person("ann"), 5)
     (match_id,) = matchmaker.tick()
@@ -96,9 +90,6 @@ def test_a_lone_person_at_a_table_of_five_gets_four_house_bots(person: Any, sett
 
 
 def test_people_and_bot_entries_are_never_seated_together(person: Any, make_bots: Any) -> None:
-    from arena.models import ArenaEntry, Match
-    from matchmaking import matchmaker
-
     bots = make_bots(2)
     for bot in bots:
         ArenaEntry.objects.create(player=bot, game="part-du-chef", table_size=2, waiting_since=timezone.now())
@@ -110,12 +101,6 @@ def test_people_and_bot_entries_are_never_seated_together(person: Any, make_bots
 
 
 def test_a_ranked_game_of_people_and_a_house_bot_is_rated_exactly_once(person: Any, settings: Any) -> None:
-    from arena.models import Match, MatchSeat
-    from matchmaking import matchmaker
-    from play.engine import play_turn
-    from play.models import LiveGame
-    from ratings.models import Rating, RatingChange
-
     settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 0
     ann, ben = person("ann"), person("ben")
     join(ann)
@@ -154,9 +139,6 @@ def test_a_ranked_game_of_people_and_a_house_bot_is_rated_exactly_once(person: A
 def test_resigning_makes_a_forfeiter_whose_seat_the_house_plays(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from arena.models import MatchSeat
-    from play.models import LiveGame
-
     match = table("ann", "ben")
     ann = client_of(MatchSeat.objects.get(match=match, seat=0).player)
     with django_capture_on_commit_callbacks() as callbacks:
@@ -170,8 +152,6 @@ def test_resigning_makes_a_forfeiter_whose_seat_the_house_plays(
 
 
 def test_without_house_bots_configured_people_wait_for_people(person: Any, settings: Any) -> None:
-    from matchmaking import matchmaker
-
     settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 0
     settings.ARENA_HOUSE_LADDER = []
     ann = person("ann")
@@ -181,9 +161,6 @@ def test_without_house_bots_configured_people_wait_for_people(person: Any, setti
 
 
 def test_the_rating_window_widens_with_waiting_until_far_apart_people_meet(person: Any, settings: Any) -> None:
-    from matchmaking import matchmaker
-    from ratings.models import Rating
-
     settings.ARENA_WINDOW_BASE = 100
     settings.ARENA_WINDOW_PER_SECOND = 25
     settings.ARENA_HOUSE_AFTER_SECONDS_PEOPLE = 3600

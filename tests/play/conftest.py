@@ -6,15 +6,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from rest_framework.test import APIClient
+
+from arena.models import Match, Player
+from arena.people import person_of
+from play.engine import create_live_match
 
 
 @pytest.fixture
 def person(db: None) -> Callable[[str], Any]:
     """An account and its human player."""
-    from django.contrib.auth.models import User
-
-    from arena.people import person_of
 
     def make(name: str) -> Any:
         user = User.objects.create_user(name, password="a-long-passphrase")
@@ -32,8 +34,6 @@ def client_of(player: Any) -> APIClient:
 @pytest.fixture
 def table(person: Callable[[str], Any]) -> Callable[..., Any]:
     """A running interactive match of the given people (names) and built-in bots ("bot:greedy")."""
-    from arena.models import Match, Player
-    from play.engine import create_live_match
 
     def make(*seats: str, seed: int = 29, kind: str = Match.Kind.ARENA, marianne: bool = False) -> Any:
         players = []

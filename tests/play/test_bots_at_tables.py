@@ -5,16 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from arena.builtin import ensure_builtin_bots
 from arena.errors import UnplayablePlayer
 from arena.models import Match, MatchSeat, Player
 from arena.people import person_of
 from play.engine import create_live_match, play_turn
 from play.models import LiveGame
-from submissions.models import BotSeat, BotVersion
+from submissions import actions
+from submissions.models import BotSeat, BotVersion, SubmittedBot
 from tests.submissions.test_validation import hosted  # noqa: F401 - the local hosted bot server, a fixture
-from tests.submitted_bots import STARTER_KITS, kit_zip
+from tests.submitted_bots import STARTER_KITS, kit_zip, worker_environment
+from tests.support import wait_until
 
 # Submitted bots here run with the sandbox's short test limits, as in tests/submissions/.
 pytestmark = pytest.mark.usefixtures("bot_settings")
@@ -160,10 +164,6 @@ def test_a_hosted_bot_plays_at_a_table_with_a_person(submit, users, hosted, sett
 
 
 def test_a_bot_without_an_active_version_or_suspended_cannot_be_seated_with_people(submit, users, client_for):
-    from django.utils import timezone
-
-    from submissions.models import SubmittedBot
-
     pending = submit("not-yet", (STARTER_KITS / "python" / "bot.py").read_bytes(), validate=False)
     refused = client_for("bob").post("/api/tables/", {"game": "part-du-chef", "guests": [pending.pk]}, format="json")
     assert refused.status_code == 400
@@ -183,10 +183,6 @@ def test_a_bot_without_an_active_version_or_suspended_cannot_be_seated_with_peop
 def test_an_uploaded_bots_decisions_at_a_table_are_played_by_a_real_worker(
     restore_builtin_bots, workers, submit, users, client_for
 ):
-    from arena.builtin import ensure_builtin_bots
-    from tests.submitted_bots import worker_environment
-    from tests.support import wait_until
-
     ensure_builtin_bots(Player)  # a transactional test starts from an empty database
     workers.start("table-bots", **worker_environment())
     bot = submit("kit-by-worker", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")
@@ -230,8 +226,6 @@ kit.main()
 
 
 def test_the_version_seated_when_the_table_formed_plays_it_to_the_end_after_a_new_upload(submit, users):
-    from submissions import actions
-
     bot = submit("kit-then-two", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")
     first = BotVersion.objects.get(bot=bot, number=1)
     bob = person_of(users["bob"])

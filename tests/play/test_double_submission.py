@@ -6,14 +6,14 @@ import threading
 from typing import Any
 
 import pytest
+from django.db import connection
 
+from arena.models import MatchSeat
+from play.models import LiveGame
 from tests.play.conftest import client_of, cut, post_action
 
 
 def test_the_same_turn_sent_twice_is_applied_once(table: Any) -> None:
-    from arena.models import MatchSeat
-    from play.models import LiveGame
-
     match = table("ann", "ben", "cat")
     ann = client_of(MatchSeat.objects.get(match=match, seat=0).player)
     first = post_action(ann, match.id, 0, cut([0, 4, 8]))
@@ -27,11 +27,6 @@ def test_the_same_turn_sent_twice_is_applied_once(table: Any) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_turn_sent_at_the_same_time_is_applied_once(table: Any) -> None:
-    from django.db import connection
-
-    from arena.models import MatchSeat
-    from play.models import LiveGame
-
     match = table("ann", "ben", "cat")
     player = MatchSeat.objects.get(match=match, seat=0).player
     statuses: list[int] = []

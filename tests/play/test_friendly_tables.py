@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.models import Match, Player
 from tests.play.conftest import client_of
 
 
 def test_a_table_starts_once_every_person_invited_accepts_and_is_never_rated(person: Any) -> None:
-    from arena.models import Match, Player
-
     ann, ben = person("ann"), person("ben")
     greedy = Player.objects.get(name="greedy")
     opened = client_of(ann).post(

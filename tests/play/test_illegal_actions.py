@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from arena.models import Match, MatchSeat
 from tests.play.conftest import client_of, cut, post_action, take
 
 RING = [38, 31, 58, 0, 3, 57, 4, 50, 12, 6, 34, 26, 60]
@@ -19,8 +20,6 @@ RING = [38, 31, 58, 0, 3, 57, 4, 50, 12, 6, 34, 26, 60]
 
 @pytest.fixture
 def game(table: Any) -> Any:
-    from arena.models import MatchSeat
-
     match = table("ann", "ben", "cat", marianne=True)
     players = [seat.player for seat in MatchSeat.objects.filter(match=match).order_by("seat")]
     return match, [client_of(player) for player in players]
@@ -161,8 +160,6 @@ def test_la_marianne_refuses_a_slice_kept_by_its_holder_then_once_used_is_gone(g
 
 
 def test_la_marianne_is_refused_in_a_game_without_it(table: Any) -> None:
-    from arena.models import MatchSeat
-
     match = table("dan", "eve", marianne=False)
     dan = client_of(MatchSeat.objects.get(match=match, seat=0).player)
     refused(
@@ -172,8 +169,6 @@ def test_la_marianne_is_refused_in_a_game_without_it(table: Any) -> None:
 
 
 def test_a_finished_game_refuses_any_action(table: Any) -> None:
-    from arena.models import Match, MatchSeat
-
     match = table("fay", "gus", seed=3)
     clients = [client_of(seat.player) for seat in MatchSeat.objects.filter(match=match).order_by("seat")]
     while state(clients[0], match.id)["to_act"] is not None:

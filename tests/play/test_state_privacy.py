@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from arena.models import MatchSeat
+from games.part_du_chef import State
+from play.models import LiveGame
 from tests.play.conftest import client_of, cut, post_action, take
 
 
@@ -29,10 +35,6 @@ def slice_ids(value: Any) -> set[int]:
 
 
 def test_no_seat_ever_sees_a_pizza_to_come(table: Any) -> None:
-    from arena.models import MatchSeat
-    from games.part_du_chef import State
-    from play.models import LiveGame
-
     match = table("ann", "ben", "cat", seed=29, marianne=True)
     clients = [client_of(seat.player) for seat in MatchSeat.objects.filter(match=match).order_by("seat")]
     pizzas = State.new(3, 29).pizzas
@@ -64,8 +66,6 @@ def test_the_record_is_not_served_while_the_game_runs(table: Any) -> None:
 
 
 def test_a_refused_choice_leaves_no_trace_in_anyone_s_view(table: Any) -> None:
-    from arena.models import MatchSeat
-
     match = table("ann", "ben", "cat", seed=29)
     ann, ben, cat = (client_of(s.player) for s in MatchSeat.objects.filter(match=match).order_by("seat"))
     assert post_action(ann, match.id, 0, cut([4, 5, 6])).status_code == 200
@@ -81,8 +81,6 @@ def test_a_refused_choice_leaves_no_trace_in_anyone_s_view(table: Any) -> None:
 
 
 def test_a_spectator_sees_the_public_view_without_choices(table: Any) -> None:
-    from rest_framework.test import APIClient
-
     match = table("ann", "ben")
     answer = APIClient().get(f"/api/matches/{match.id}/state/").json()
     assert answer["seat"] is None and answer["legal"] is None and answer["your_turn"] is False
@@ -91,9 +89,6 @@ def test_a_spectator_sees_the_public_view_without_choices(table: Any) -> None:
 
 
 def test_the_state_endpoint_reads_a_fixed_handful_of_rows(table: Any, django_assert_num_queries: Any) -> None:
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
-
     match = table("ann", "ben", "cat")
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=match.seats.first().player.owner).key}")

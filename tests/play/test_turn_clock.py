@@ -8,12 +8,18 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from arena.builtin import ensure_builtin_bots
+from arena.models import Match, MatchSeat, Player
+from games.part_du_chef import State
+from games.part_du_chef.bots import get_bot
+from play.engine import create_live_match, play_turn, sweep
+from play.models import LiveGame
+from ratings.models import RatingChange
 from tests.play.conftest import client_of, cut, post_action, take
+from tests.support import wait_until
 
 
 def live(match: Any) -> Any:
-    from play.models import LiveGame
-
     return LiveGame.objects.get(pk=match.pk)
 
 
@@ -26,18 +32,12 @@ def test_a_person_to_act_has_a_deadline_one_turn_clock_away(table: Any, settings
 
 
 def test_the_clock_task_does_nothing_before_the_deadline(table: Any) -> None:
-    from play.engine import play_turn
-
     match = table("ann", "ben")
     assert play_turn(match.id, 0) == "not yet"
     assert live(match).turn == 0
 
 
 def test_on_expiry_greedy_plays_the_decision_and_the_timeout_is_counted(table: Any) -> None:
-    from games.part_du_chef import State
-    from games.part_du_chef.bots import get_bot
-    from play.engine import play_turn
-
     match = table("ann", "ben", seed=11)
     past = live(match).deadline + timedelta(seconds=1)
     assert play_turn(match.id, 0, now=past) == "played"
@@ -51,8 +51,6 @@ def test_on_expiry_greedy_plays_the_decision_and_the_timeout_is_counted(table: A
 
 
 def test_the_expiry_task_is_idempotent_by_turn_number(table: Any) -> None:
-    from play.engine import play_turn
-
     match = table("ann", "ben")
     past = live(match).deadline + timedelta(seconds=1)
     assert play_turn(match.id, 0, now=past) == "played"
@@ -61,9 +59,6 @@ def test_the_expiry_task_is_idempotent_by_turn_number(table: Any) -> None:
 
 
 def test_an_answer_to_a_decision_the_clock_already_took_is_refused_with_409(table: Any) -> None:
-    from arena.models import MatchSeat
-    from play.engine import play_turn
-
     match = table("ann", "ben")
     ann = client_of(MatchSeat.objects.get(match=match, seat=0).player)
     play_turn(match.id, 0, now=live(match).deadline + timedelta(seconds=1))
@@ -73,10 +68,6 @@ def test_an_answer_to_a_decision_the_clock_already_took_is_refused_with_409(tabl
 
 
 def test_a_person_who_times_out_three_times_forfeits_and_is_ranked_below_the_others(table: Any, settings: Any) -> None:
-    from arena.models import Match, MatchSeat
-    from play.engine import play_turn
-    from ratings.models import RatingChange
-
     settings.ARENA_MAX_TIMEOUTS = 3
     match = table("ann", "ben", seed=5)
     ben = client_of(MatchSeat.objects.get(match=match, seat=1).player)
@@ -113,9 +104,6 @@ def test_a_person_who_times_out_three_times_forfeits_and_is_ranked_below_the_oth
 def test_the_sweeper_resends_expired_clocks_and_stalled_bot_moves(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from play.engine import sweep
-    from play.models import LiveGame
-
     waiting = table("ann", "ben")
     expired = table("cat", "dan")
     LiveGame.objects.filter(pk=expired.pk).update(deadline=timezone.now() - timedelta(seconds=1))
@@ -129,11 +117,6 @@ def test_the_sweeper_resends_expired_clocks_and_stalled_bot_moves(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_bot_seated_with_people_plays_through_a_real_worker(person: Any, workers: Any) -> None:
-    from arena.builtin import ensure_builtin_bots
-    from arena.models import Match, Player
-    from play.engine import create_live_match
-    from tests.support import wait_until
-
     ensure_builtin_bots(Player)  # a transactional test starts from an empty database
     workers.start("play-bots")
     match = create_live_match(

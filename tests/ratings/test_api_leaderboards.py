@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.db.models import Count
+from django.db.models.functions import Floor
 from rest_framework.test import APIClient
 
 from arena.matches import create_match
@@ -121,9 +123,6 @@ def test_deep_pages_jump_through_the_histogram_to_the_same_rows(field, monkeypat
 
 
 def test_the_histogram_follows_every_rated_match(make_bots) -> None:
-    from django.db.models import Count
-    from django.db.models.functions import Floor
-
     players = make_bots(5)
     for seed in range(12):
         seated = players[seed % 5 :] + players[: seed % 5]

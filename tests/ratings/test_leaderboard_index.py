@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.db.models import Q
 from django.test import Client
 from django.utils import timezone
@@ -248,8 +249,6 @@ def test_a_reader_finding_no_index_has_it_rebuilt_by_a_worker(workers, make_bots
 
 
 def test_a_change_whose_index_call_was_lost_is_applied_by_the_catch_up_sweep(tied_field) -> None:
-    from django.db import connection
-
     index.rebuild(GAME)
     assert index.catch_up() == 0  # the first sweep only sets its mark
     # A committed rating change that never reached the index (its worker died between the commit and

@@ -33,7 +33,7 @@ def private_redis() -> Iterator[PrivateRedis]:
     server.stop()
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_workers_and_beat_outlive_six_redis_restarts_and_every_match_is_played_once(
     restore_builtin_bots, workers, make_bots, private_redis
 ) -> None:

@@ -15,7 +15,7 @@ from tests.support import wait_until
 MATCHES = 500
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_four_workers_and_500_shared_matches_give_the_ratings_of_the_replayed_ledger(workers, make_bots) -> None:
     players = make_bots(12)
     rng = random.Random(2024)

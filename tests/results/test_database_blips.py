@@ -56,7 +56,7 @@ class Terminator(threading.Thread):
                 self.terminated += int(count)
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_queued_rated_matches_all_finish_rated_once_while_database_backends_are_terminated(
     restore_builtin_bots, workers, make_bots
 ) -> None:

@@ -20,7 +20,7 @@ def _status(match_id: int) -> str:
     return Match.objects.values_list("status", flat=True).get(pk=match_id)
 
 
-@pytest.mark.slow
+@pytest.mark.system
 def test_a_worker_killed_mid_match_leaves_nothing_half_written_and_the_retry_finishes(workers, make_bots) -> None:
     players = make_bots(3)
     match = create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=99)

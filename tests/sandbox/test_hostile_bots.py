@@ -8,10 +8,10 @@ import threading
 import time
 from pathlib import Path
 
-from botclient import CRASH, INVALID, OK, TIMEOUT
+from botclient import CRASH, INVALID, OK, TIMEOUT, BotFailure, SandboxedBot
 from sandbox.slots import processes_of
 
-from .conftest import FAKE_OBSERVATION, ROOT
+from .conftest import BOTS, FAKE_OBSERVATION, ROOT
 
 QUICK = {"move_ms": 300, "bank_ms": 200}
 
@@ -61,10 +61,6 @@ def test_a_sleeping_bot_times_out(start_bot):
 
 
 def test_a_bot_that_never_says_ready_fails_to_start_within_the_start_limit(sandbox):
-    from botclient import BotFailure, SandboxedBot
-
-    from .conftest import BOTS
-
     bot = SandboxedBot(BOTS / "never_ready.py", sandbox=sandbox, start_ms=400)
     began = time.monotonic()
     try:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -244,8 +246,6 @@ def test_an_unreachable_bot_fails_to_start():
 @pytest.fixture(scope="module")
 def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, str]]:
     """A hosted bot over HTTPS with a self-signed certificate for the name bot.test."""
-    import ssl
-    import subprocess
 
     folder = tmp_path_factory.mktemp("tls")
     cert, key = folder / "cert.pem", folder / "key.pem"
@@ -266,9 +266,8 @@ def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, 
     httpd.server_close()
 
 
+@pytest.mark.system
 def test_an_https_bot_is_verified_by_name_while_connecting_to_the_pinned_address(tls_server):
-    import ssl
-
     port, cert = tls_server
     trusted = ssl.create_default_context(cafile=cert)
     pinned = {"resolver": lambda host, port_: ["127.0.0.1"], "allow_private": True}

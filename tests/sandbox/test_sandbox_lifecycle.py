@@ -32,6 +32,7 @@ def test_without_bubblewrap_an_untrusted_bot_is_refused_not_run_bare(tmp_path):
         SandboxedBot(BOTS / "echo_turn.py", sandbox=box)
 
 
+@pytest.mark.system
 def test_a_worker_that_is_not_root_is_refused_with_a_clear_error(tmp_path):
     script = (
         "from pathlib import Path\n"
@@ -74,6 +75,7 @@ def test_a_state_directory_the_slot_users_cannot_reach_is_refused(tmp_path):
         box.check()
 
 
+@pytest.mark.system
 def test_when_the_worker_is_killed_its_sandboxed_bot_dies_too():
     script = f"""
 import sys, time

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -150,8 +151,6 @@ def test_a_retried_request_queues_one_comparison_and_the_bot_compare_throttle_co
 
 
 def test_a_comparison_whose_worker_died_is_failed_by_the_sweep_once_past_its_time_limit(users):
-    from datetime import timedelta
-
     bot = own_bot(users["alice"], "alices-chef", ["validated", "active"])
     v1, v2 = bot.versions.order_by("number")
     row = BotComparison.objects.create(bot=bot, version=v2, against=v1, deals=1, seed=1, games_total=2)

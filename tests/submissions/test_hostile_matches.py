@@ -26,7 +26,16 @@ from games.part_du_chef import replay
 from results.tasks import play_match
 from submissions.models import BotSeat, BotVersion, SubmittedBot
 from tests.hostile_outcomes import HOSTILE_OUTCOMES
-from tests.submitted_bots import HOSTILE, ROOT, SANDBOX_BOTS, STARTER_KITS, kit_zip, sandboxed_processes
+from tests.submitted_bots import (
+    HOSTILE,
+    ROOT,
+    SANDBOX_BOTS,
+    STARTER_KITS,
+    kit_zip,
+    sandboxed_processes,
+    worker_environment,
+)
+from tests.support import wait_until
 
 
 def _activate(bot: SubmittedBot) -> BotVersion:
@@ -191,9 +200,6 @@ def test_after_a_hostile_match_the_same_worker_plays_a_clean_one(submit):
 
 
 def test_a_real_worker_survives_hostile_matches_and_plays_on(restore_builtin_bots, workers, submit):
-    from tests.submitted_bots import worker_environment
-    from tests.support import wait_until
-
     bomb = submit("bomb-w", (SANDBOX_BOTS / "fork_bomb.py").read_bytes(), validate=False)
     hog = submit("hog-w", (SANDBOX_BOTS / "memory_hog.py").read_bytes(), validate=False)
     for bot in (bomb, hog):

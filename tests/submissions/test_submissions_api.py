@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
 
 from arena.models import Player
 from submissions.models import BotVersion, SubmittedBot
@@ -153,7 +154,5 @@ def test_retiring_closes_the_bot_and_refuses_new_versions(client_for, submit):
 
 
 def test_signing_in_is_required_to_submit(db):
-    from rest_framework.test import APIClient
-
     response = APIClient().post("/api/bots/", {"name": "anon", "endpoint": "https://bots.example.org/"}, format="json")
     assert response.status_code in (401, 403)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import threading
 from collections.abc import Iterator
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.utils import timezone
 
 from arena.models import Match
 from submissions import actions
@@ -77,8 +80,6 @@ class _HostedKit(BaseHTTPRequestHandler):
         pass
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-        import importlib.util
-
         spec = importlib.util.spec_from_file_location("kit", STARTER_KITS / "python" / "bot.py")
         kit = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(kit)
@@ -139,10 +140,6 @@ def test_validation_is_claimed_once_however_often_the_task_runs(submit):
 def test_a_lost_validation_message_is_sent_again_and_a_dead_workers_validation_is_taken_over(
     submit, django_capture_on_commit_callbacks
 ):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     lost = submit("lost", (STARTER_KITS / "python" / "bot.py").read_bytes(), validate=False)
     BotVersion.objects.filter(bot=lost).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
     with django_capture_on_commit_callbacks() as sent:
@@ -163,10 +160,6 @@ def test_a_lost_validation_message_is_sent_again_and_a_dead_workers_validation_i
 def test_a_dead_workers_validation_is_sent_again_once_however_often_the_sweeper_runs(
     submit, django_capture_on_commit_callbacks
 ):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     bot = submit("orphan", (STARTER_KITS / "python" / "bot.py").read_bytes(), validate=False)
     version = _version(bot)
     assert actions.claim_validation(version.id) == 1

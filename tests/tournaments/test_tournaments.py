@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import doctest
 from collections import defaultdict
+from datetime import timedelta
+
+from django.utils import timezone
 
 from arena.models import Match
 from ratings.models import RatingChange
@@ -14,7 +17,7 @@ from tests.submitted_bots import STARTER_KITS, zipped
 from tournaments import schedule, standings
 from tournaments.actions import advance
 from tournaments.models import Tournament, TournamentGame
-from tournaments.tasks import start_tournament
+from tournaments.tasks import start_tournament, tick
 
 KIT = (STARTER_KITS / "python" / "bot.py").read_bytes()
 
@@ -173,12 +176,6 @@ def test_swiss_rounds_seat_similar_standings_together_with_a_bye_at_odd_counts(c
 
 
 def test_a_tournament_starts_by_itself_at_its_time_and_is_cancelled_without_enough_entries(client_for, make_bots):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tournaments.tasks import tick
-
     boss = client_for("boss")
     past = _create(boss, starts_at=(timezone.now() - timedelta(minutes=1)).isoformat())
     assert past.status_code == 400 and "starts_at must be in the future" in past.json()["detail"]

@@ -9,6 +9,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import uvicorn
+
+from config.asgi import application
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -18,10 +22,6 @@ def _free_port() -> int:
 
 @contextmanager
 def asgi_site() -> Iterator[str]:
-    import uvicorn
-
-    from config.asgi import application
-
     port = _free_port()
     config = uvicorn.Config(
         application, host="127.0.0.1", port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=1

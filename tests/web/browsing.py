@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
@@ -25,8 +26,6 @@ PASSWORD = "pizza-and-olives-42"
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
     if not Path(CHROMIUM).exists():
         pytest.fail(f"the browser tests drive Debian's chromium at {CHROMIUM}: apt-get install -y chromium")
     # The test drives the browser and reads the database from one thread; Playwright's sync API

@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.db import connections
 
+from arena.builtin import ensure_builtin_bots
+from arena.models import Match, Player
+from arena.people import person_of
+from play.engine import create_live_match, play_turn
+from play.models import LiveGame
 from tests.web.asgi import asgi_site
 from tests.web.browsing import chromium
 
@@ -15,12 +22,6 @@ from tests.web.browsing import chromium
 @pytest.fixture
 def finished_match(db: None) -> Any:
     """A rated 3-player match of two people and a house bot, played to the end through the play table."""
-    from django.contrib.auth.models import User
-
-    from arena.models import Match, Player
-    from arena.people import person_of
-    from play.engine import create_live_match, play_turn
-    from play.models import LiveGame
 
     people = [person_of(User.objects.create_user(name, password="a-long-passphrase")) for name in ("ann", "ben")]
     match = create_live_match(
@@ -47,11 +48,6 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def site(transactional_db: None, monkeypatch: Any) -> Iterator[str]:
-    from django.db import connections
-
-    from arena.builtin import ensure_builtin_bots
-    from arena.models import Player
-
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     ensure_builtin_bots(Player)
     try:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.browsing import people, shot, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def test_a_leaver_sees_they_left_and_the_standings_say_forfeit(browser: Any, site: str) -> None:

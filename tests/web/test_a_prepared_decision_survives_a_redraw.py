@@ -12,7 +12,7 @@ import pytest
 
 from tests.web.browsing import people, shot, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def _table() -> Any:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.test import Client
+from rest_framework.test import APIClient
+
+from arena.models import Match, MatchSeat, Player
+from matchmaking.entries import enter_arena
+from ratings.models import Rating
+from submissions.models import BotSeat, BotVersion, SubmittedBot
 
 
 def make_bot(owner: Any, name: str, seats: list[tuple[bool, list[int]]]) -> Any:
-    from arena.models import Match, MatchSeat, Player
-    from submissions.models import BotSeat, BotVersion, SubmittedBot
-
     player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=owner)
     bot = SubmittedBot.objects.create(player=player, game="part-du-chef")
     BotVersion.objects.create(
@@ -44,8 +48,6 @@ def make_bot(owner: Any, name: str, seats: list[tuple[bool, list[int]]]) -> Any:
 def test_an_owner_sees_versions_validation_latency_and_forfeits_of_their_bots_only(
     db: None, django_assert_num_queries: Any
 ) -> None:
-    from django.contrib.auth.models import User
-
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     other = User.objects.create_user("piet", password="a-long-passphrase")
     make_bot(owner, "olga-bot", [(False, [10, 20, 30]), (True, [40, 5000])])
@@ -70,11 +72,6 @@ def test_the_bot_page_needs_an_account(db: None) -> None:
 
 
 def test_a_bot_still_playing_its_active_version_shows_active_while_a_new_one_validates(db: None) -> None:
-    from django.contrib.auth.models import User
-    from rest_framework.test import APIClient
-
-    from submissions.models import BotVersion
-
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     player = make_bot(owner, "olga-bot", [])
     BotVersion.objects.create(bot_id=player.id, number=3, source="upload", filename="bot3.py", status="validating")
@@ -88,11 +85,6 @@ def test_a_bot_still_playing_its_active_version_shows_active_while_a_new_one_val
 
 
 def test_an_owner_sees_why_their_bot_waits_in_the_arena_and_for_about_how_long(db: None, settings: Any) -> None:
-    from django.contrib.auth.models import User
-
-    from matchmaking.entries import enter_arena
-    from ratings.models import Rating
-
     settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 10.0
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     player = make_bot(owner, "olga-bot", [])
@@ -106,10 +98,6 @@ def test_an_owner_sees_why_their_bot_waits_in_the_arena_and_for_about_how_long(d
 
 
 def test_an_owner_sees_the_head_to_head_table_of_their_bot(db: None) -> None:
-    from django.contrib.auth.models import User
-
-    from arena.models import MatchSeat
-
     owner = User.objects.create_user("olga", password="a-long-passphrase")
     player = make_bot(owner, "olga-bot", [(False, [10]), (False, [10]), (True, [10])])
     for index, seat in enumerate(MatchSeat.objects.filter(match__seats__player=player).order_by("match_id", "seat")):

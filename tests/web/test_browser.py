@@ -8,10 +8,17 @@ import re
 from typing import Any
 
 import pytest
+from django.db import connections
 
+from arena.builtin import ensure_builtin_bots
+from arena.models import Match, MatchSeat, Player
+from matchmaking import matchmaker
+from play.engine import play_turn
+from play.models import LiveGame
+from ratings.models import Rating, RatingChange
 from tests.web.browsing import shot, sign_up
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def decide(page: Any, turn: str, gaps: tuple[str, ...] = ("0", "4", "8")) -> None:
@@ -39,8 +46,6 @@ def decide(page: Any, turn: str, gaps: tuple[str, ...] = ("0", "4", "8")) -> Non
 def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
     browser: Any, live_server: Any, workers: Any, settings: Any, monkeypatch: Any
 ) -> None:
-    from django.db import connections
-
     try:
         play_and_browse(browser, live_server, workers, settings, monkeypatch)
     finally:
@@ -50,13 +55,6 @@ def test_two_people_and_a_bot_play_a_ranked_game_in_the_browser(
 
 
 def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any, monkeypatch: Any) -> None:
-    from django.db import connections
-
-    from arena.builtin import ensure_builtin_bots
-    from arena.models import Match, MatchSeat, Player
-    from matchmaking import matchmaker
-    from ratings.models import Rating, RatingChange
-
     # The live server answers each request in a thread of its own: close its connection after the
     # request, so none outlives the test database.
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
@@ -184,8 +182,6 @@ def play_and_browse(browser: Any, live_server: Any, workers: Any, settings: Any,
 
 @pytest.mark.django_db(transaction=True)
 def test_a_friendly_table_with_la_marianne_in_the_browser(browser: Any, live_server: Any, monkeypatch: Any) -> None:
-    from django.db import connections
-
     try:
         use_the_card(browser, live_server, monkeypatch)
     finally:
@@ -193,13 +189,6 @@ def test_a_friendly_table_with_la_marianne_in_the_browser(browser: Any, live_ser
 
 
 def use_the_card(browser: Any, live_server: Any, monkeypatch: Any) -> None:
-    from django.db import connections
-
-    from arena.builtin import ensure_builtin_bots
-    from arena.models import Match, Player
-    from play.engine import play_turn
-    from play.models import LiveGame
-
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     ensure_builtin_bots(Player)
     base = live_server.url

@@ -14,7 +14,7 @@ from django.test import Client
 
 from tests.web.browsing import PASSWORD, people, shot, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def _rated_table() -> Any:

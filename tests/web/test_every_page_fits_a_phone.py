@@ -10,7 +10,7 @@ import pytest
 
 from tests.web.browsing import PASSWORD, shot, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 PHONE = {"width": 360, "height": 740}
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "nb": "nb-NO"}
 

@@ -3,21 +3,23 @@ a summary when a pizza is shared out, and a status line saying who must do what.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+
+from arena.builtin import ensure_builtin_bots
+from arena.models import Match, Player
+from arena.people import person_of
+from play.engine import create_live_match, play_turn
+from play.models import LiveGame
 
 
 @pytest.fixture
 def table(db: None) -> Any:
     """Ann (seat 1, the chef of pizza 1) and the house bot greedy at a friendly table, seed 29."""
-    from django.contrib.auth.models import User
-
-    from arena.builtin import ensure_builtin_bots
-    from arena.models import Match, Player
-    from arena.people import person_of
-    from play.engine import create_live_match
 
     ensure_builtin_bots(Player)
     ann = person_of(User.objects.create_user("ann", password="a-long-passphrase"))
@@ -30,8 +32,6 @@ def table(db: None) -> Any:
 
 
 def _log(client: Client, match_id: int) -> list[str]:
-    import re
-
     body = client.get(f"/play/{match_id}/panel/").content.decode()
     found = re.search(r'<ul class="game-log"[^>]*>(.*?)</ul>', body, re.S)
     assert found is not None
@@ -39,8 +39,6 @@ def _log(client: Client, match_id: int) -> list[str]:
 
 
 def _status(client: Client, match_id: int) -> str:
-    import re
-
     body = client.get(f"/play/{match_id}/panel/").content.decode()
     found = re.search(r'id="status-line"[^>]*>(.*?)</p>', body, re.S)
     assert found is not None
@@ -50,8 +48,6 @@ def _status(client: Client, match_id: int) -> str:
 def test_the_log_tells_each_move_and_the_status_line_who_must_do_what(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from play.engine import play_turn
-
     match, ann = table
     assert _status(ann, match.id) == "Your turn: cut pizza 1 into 2 portions."
     assert _log(ann, match.id) == ["Nothing played yet."]
@@ -69,9 +65,6 @@ def test_the_log_tells_each_move_and_the_status_line_who_must_do_what(
 def test_a_move_the_house_took_when_the_clock_ran_out_is_told_and_a_finished_pizza_summed_up(
     table: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from play.engine import play_turn
-    from play.models import LiveGame
-
     match, ann = table
     with django_capture_on_commit_callbacks(execute=True):
         # Ann lets her clock run out: the house cuts for her; greedy takes; her clock runs out again.
@@ -87,8 +80,6 @@ def test_a_move_the_house_took_when_the_clock_ran_out_is_told_and_a_finished_piz
 
 
 def test_the_log_speaks_norwegian_on_norwegian_pages(table: Any, django_capture_on_commit_callbacks: Any) -> None:
-    from play.engine import play_turn
-
     match, ann = table
     with django_capture_on_commit_callbacks(execute=True):
         ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4", "9"]})

@@ -7,20 +7,22 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+
+from arena.models import Match, MatchSeat
+from arena.people import person_of
+from play.engine import create_live_match, play_turn, resign
+from play.models import LiveGame
 
 
 def _client_of(name: str) -> Client:
-    from django.contrib.auth.models import User
-
     client = Client()
     client.force_login(User.objects.get(username=name))
     return client
 
 
 def test_the_finished_table_says_your_place_and_the_standings_in_placing_order(finished_match: Any) -> None:
-    from arena.models import MatchSeat
-
     seats = {s.player.name: s for s in MatchSeat.objects.filter(match=finished_match).select_related("player")}
     ann = _client_of("ann")
     body = ann.get(f"/play/{finished_match.id}/").content.decode()
@@ -42,8 +44,6 @@ def test_the_finished_table_says_your_place_and_the_standings_in_placing_order(f
 
 
 def test_the_replay_lists_final_scores_in_placing_order(finished_match: Any) -> None:
-    from arena.models import MatchSeat
-
     order = [
         s.player.name
         for s in MatchSeat.objects.filter(match=finished_match).select_related("player").order_by("rank", "seat")
@@ -56,12 +56,6 @@ def test_the_replay_lists_final_scores_in_placing_order(finished_match: Any) -> 
 
 @pytest.mark.django_db
 def test_the_header_and_home_page_lead_to_the_game_in_progress(django_capture_on_commit_callbacks: Any) -> None:
-    from django.contrib.auth.models import User
-
-    from arena.models import Match
-    from arena.people import person_of
-    from play.engine import create_live_match, resign
-
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
     client = _client_of("ann")
     assert "Your game: table" not in client.get("/").content.decode()
@@ -75,8 +69,6 @@ def test_the_header_and_home_page_lead_to_the_game_in_progress(django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         resign(match.id, ann)
         resign(match.id, ben)
-    from play.engine import play_turn
-    from play.models import LiveGame
 
     with django_capture_on_commit_callbacks(execute=True):
         while (game := LiveGame.objects.get(pk=match.pk)).to_act is not None:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.browsing import shot, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 COLUMNS = ("Majorities", "Olives", "Slices", "Variety", "Burnt", "Total", "Rating")
 

@@ -10,16 +10,22 @@ import time
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connections
 from django.test import Client
 
+from arena.models import Match
+from arena.people import person_of
+from play import tables
+from play.engine import create_live_match, submit_action
+from play.events import player_channel, table_channel
 from tests.web.asgi import asgi_site
 from tests.web.browsing import shot, sign_up
 
 
 def _listen(channel: str) -> Any:
-    import redis
-    from django.conf import settings
-
     pubsub = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(channel)
     pubsub.get_message(timeout=1)  # the subscription's own confirmation
@@ -39,13 +45,6 @@ def _next(pubsub: Any) -> dict[str, Any] | None:
 def test_a_move_is_published_on_the_tables_channel_only_once_committed(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from django.contrib.auth.models import User
-
-    from arena.models import Match
-    from arena.people import person_of
-    from play.engine import create_live_match, submit_action
-    from play.events import player_channel, table_channel
-
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
     lobby = _listen(player_channel(ben.id))
     with django_capture_on_commit_callbacks(execute=True):
@@ -64,12 +63,6 @@ def test_a_move_is_published_on_the_tables_channel_only_once_committed(
 
 @pytest.mark.django_db
 def test_an_invitation_is_announced_to_the_guest(django_capture_on_commit_callbacks: Any) -> None:
-    from django.contrib.auth.models import User
-
-    from arena.people import person_of
-    from play import tables
-    from play.events import player_channel
-
     host = User.objects.create_user("host", password="a-long-passphrase")
     guest = person_of(User.objects.create_user("guest", password="a-long-passphrase"))
     inbox = _listen(player_channel(guest.id))
@@ -81,12 +74,6 @@ def test_an_invitation_is_announced_to_the_guest(django_capture_on_commit_callba
 
 @pytest.mark.django_db
 def test_a_stream_under_wsgi_answers_no_content_so_the_page_polls(client: Client) -> None:
-    from django.contrib.auth.models import User
-
-    from arena.models import Match
-    from arena.people import person_of
-    from play.engine import create_live_match
-
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
     match = create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[ann, ben], seed=29)
     assert client.get(f"/events/tables/{match.id}/").status_code == 204
@@ -98,10 +85,6 @@ def test_a_stream_under_wsgi_answers_no_content_so_the_page_polls(client: Client
 def test_the_friendly_host_reaches_the_table_within_three_seconds_of_the_guest_accepting(
     browser: Any, monkeypatch: Any
 ) -> None:
-    from django.db import connections
-
-    from arena.models import Match
-
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     try:
         with asgi_site() as base:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.browsing import shot, sign_up
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def test_a_lobby_error_in_french_appears_beside_the_field_and_keeps_the_guest_list(browser: Any, site: str) -> None:

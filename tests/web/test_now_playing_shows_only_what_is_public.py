@@ -11,7 +11,7 @@ import pytest
 from tests.leaks import leaks, pizzas_after
 from tests.web.browsing import people, shot
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 SEED = 7919
 
 

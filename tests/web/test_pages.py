@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.db import connection
+from django.test import Client, RequestFactory
+from django.utils import translation
+from django.views.defaults import server_error
+
+from arena.models import Player
+from ratings import buckets
+from ratings.models import Rating
+from web import views
 
 
 @pytest.fixture
 def rated(db: None) -> list[Any]:
-    from arena.models import Player
-    from ratings import buckets
-    from ratings.models import Rating
-
     players = []
     for i in range(60):
         kind = "bot" if i % 3 == 0 else "human"
@@ -52,10 +58,6 @@ def test_the_leaderboard_filters_by_kind_pages_and_searches_by_name(rated: list[
 def test_the_search_finds_a_part_inside_names_and_keeps_their_ranks(
     rated: list[Any], django_assert_num_queries: Any
 ) -> None:
-    import re
-
-    from django.db import connection
-
     # The matching ids from the trigram index, then their ratings, then their ranks and rank intervals.
     with django_assert_num_queries(3):
         body = Client().get("/leaderboard/part-du-chef/?q=OK-5").content.decode()
@@ -72,8 +74,6 @@ def test_the_search_finds_a_part_inside_names_and_keeps_their_ranks(
 def test_a_search_matching_too_many_names_asks_for_more_of_the_name(
     rated: list[Any], django_assert_num_queries: Any, monkeypatch: Any
 ) -> None:
-    from web import views
-
     monkeypatch.setattr(views, "SEARCH_LIMIT", 10)
     # The matching ids (at most the limit, from the name index), then their ratings, best first, then
     # their ranks and rank intervals.
@@ -140,16 +140,12 @@ def test_the_match_page_draws_the_replay_and_the_final_scores(
 
 
 def test_the_record_downloads_once_the_match_is_over(finished_match: Any) -> None:
-    import json
-
     response = Client().get(f"/matches/{finished_match.id}/record.json")
     assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
     assert json.loads(response.content) == finished_match.record
 
 
 def test_sign_up_creates_a_person_and_signs_in(db: None) -> None:
-    from arena.models import Player
-
     client = Client()
     response = client.post(
         "/signup/", {"username": "zoe", "password1": "pizza-and-olives-42", "password2": "pizza-and-olives-42"}
@@ -164,10 +160,6 @@ def test_sign_up_creates_a_person_and_signs_in(db: None) -> None:
 
 
 def test_a_bot_provisional_again_after_a_new_version_is_marked_provisional(db: None) -> None:
-    from arena.models import Player
-    from ratings import buckets
-    from ratings.models import Rating
-
     player = Player.objects.create(name="veteran-bot", kind="bot")
     Rating.objects.create(player=player, game="part-du-chef", kind="bot", rating=1700, games=40, provisional_left=10)
     buckets.move("part-du-chef", [("bot", None, 1700)])
@@ -192,10 +184,6 @@ def test_a_missing_page_is_styled_and_speaks_the_visitors_language(db: None) -> 
 
 
 def test_a_server_error_is_styled_and_speaks_the_visitors_language(db: None) -> None:
-    from django.test import RequestFactory
-    from django.utils import translation
-    from django.views.defaults import server_error
-
     with translation.override("nb"):
         response = server_error(RequestFactory().get("/"))
     body = response.content.decode()

@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.browsing import PASSWORD, shot, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "nb": "nb-NO"}
 
 

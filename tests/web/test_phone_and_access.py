@@ -8,21 +8,22 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import Error as PlaywrightError
 
+from arena.models import Match, Player
+from arena.people import person_of
+from play.engine import create_live_match, load_state, play_turn
+from play.models import LiveGame
 from tests.web.browsing import shot, sign_up
+from web.sentences import slice_name
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 PHONE = {"width": 360, "height": 740}
 
 
 def _table_for(name: str) -> Any:
     """A friendly table of `name` (seat 1, to cut first) and greedy, seed 29."""
-    from django.contrib.auth.models import User
-
-    from arena.models import Match, Player
-    from arena.people import person_of
-    from play.engine import create_live_match
 
     person = person_of(User.objects.get(username=name))
     return create_live_match(
@@ -97,15 +98,10 @@ def test_no_page_is_wider_than_a_360_px_phone_and_the_table_keeps_its_controls_i
 def test_screen_readers_get_every_slice_and_gap_by_name_and_a_game_is_played_by_keyboard(
     browser: Any, site: str
 ) -> None:
-    from play.engine import play_turn
-    from play.models import LiveGame
-    from web.sentences import slice_name
-
     page = sign_up(browser, site, "ines")
     table = _table_for("ines")
     page.goto(f"{site}/play/{table.id}/")
     game = LiveGame.objects.get(pk=table.pk)
-    from play.engine import load_state
 
     ring = load_state(game).ring
     tree = page.locator("svg.pizza").aria_snapshot()

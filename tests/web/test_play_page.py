@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+
+from arena.models import ArenaEntry, Match
+from arena.people import person_of
+from games.part_du_chef import DECK, replay
+from play.engine import create_live_match, load_state
+from play.models import FriendlyTable, LiveGame
+from web.sentences import slice_name
 
 
 @pytest.fixture
 def seated(db: None) -> Any:
     """Ann (seat 0, the chef of pizza 1) and Ben at a running rated table, seed 29, with La Marianne."""
-    from django.contrib.auth.models import User
-
-    from arena.models import Match
-    from arena.people import person_of
-    from play.engine import create_live_match
 
     ann, ben = (person_of(User.objects.create_user(n, password="a-long-passphrase")) for n in ("ann", "ben"))
     match = create_live_match(
@@ -45,8 +50,6 @@ def test_the_chef_sees_thirteen_gaps_to_cut_and_no_card_with_nothing_to_swap(
 
 
 def test_a_form_post_without_scripts_plays_the_decision(seated: Any) -> None:
-    from play.models import LiveGame
-
     match, (ann, ben) = seated
     response = ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4", "9"]})
     assert response.status_code == 302
@@ -109,19 +112,12 @@ def test_the_panel_and_state_follow_the_game_and_a_spectator_gets_no_form(seated
 
 
 def test_leaving_from_the_page_forfeits(seated: Any) -> None:
-    from play.models import LiveGame
-
     match, (ann, _) = seated
     ann.post(f"/play/{match.id}/", {"resign": "1"})
     assert LiveGame.objects.get(pk=match.pk).out == [True, False]
 
 
 def test_the_lobby_joins_and_leaves_the_queue_and_opens_friendly_tables(db: None) -> None:
-    from django.contrib.auth.models import User
-
-    from arena.models import ArenaEntry
-    from play.models import FriendlyTable
-
     user = User.objects.create_user("cat", password="a-long-passphrase")
     client = Client()
     client.force_login(user)
@@ -156,8 +152,6 @@ def test_the_play_page_speaks_the_browser_language(seated: Any) -> None:
 def test_la_marianne_from_the_form_can_give_slices_of_the_portion_being_taken(seated: Any) -> None:
     """Seed 29, two players: ann cuts [4, 9]; ben takes portion 1 = [3, 57, 4, 50, 12]; ann takes
     portion 2 and, with her card, gives its burnt 60 and chili 58 for ben's 3 and 57."""
-    from games.part_du_chef import replay
-    from play.models import LiveGame
 
     match, (ann, ben) = seated
     ann.post(f"/play/{match.id}/", {"turn": 0, "phase": "cut", "gap": ["4", "9"]})
@@ -177,14 +171,6 @@ def test_la_marianne_from_the_form_can_give_slices_of_the_portion_being_taken(se
 
 
 def test_still_to_come_counts_each_kind_of_slice_apart(seated: Any) -> None:
-    import re
-    from collections import Counter
-
-    from games.part_du_chef import DECK
-    from play.engine import load_state
-    from play.models import LiveGame
-    from web.sentences import slice_name
-
     match, (ann, _) = seated
     body = ann.get(f"/play/{match.id}/").content.decode()
     listed = body[body.index('<ul class="unseen"') : body.index("</ul>", body.index('<ul class="unseen"'))]

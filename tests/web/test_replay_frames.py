@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import override
 
-from games.part_du_chef import Cut, State, Steal, Swap, Take
+from games.part_du_chef import Cut, State, Steal, Swap, Take, replay
 from web.replay import frames
 from web.sentences import slice_name
 
@@ -51,8 +51,6 @@ def test_frames_follow_the_game_step_by_step() -> None:
 
 
 def swap_scores(record: dict) -> list[dict]:
-    from games.part_du_chef import replay
-
     return [s.to_json() for s in replay(record, allow_unfinished=True).scores()]
 
 

@@ -10,9 +10,14 @@ from typing import Any
 
 import pytest
 
+from arena.models import Match
+from games.part_du_chef import Steal, Take
+from play.engine import play_turn
+from play.models import LiveGame
 from tests.web.browsing import shot, sign_up
+from web.sentences import Seats, move
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 WORDS = {
@@ -38,10 +43,6 @@ WORDS = {
 
 
 def play_against_greedy(browser: Any, base: str, me: str, language: str, width: int, height: int) -> None:
-    from arena.models import Match
-    from play.engine import play_turn
-    from play.models import LiveGame
-
     words = WORDS[language]
     page = sign_up(browser, base, me, locale="fr-FR" if language == "fr" else "en-GB", width=width, height=height)
     page.locator("#guests").fill("greedy")
@@ -108,8 +109,5 @@ def test_a_french_game_on_a_phone_answers_and_tells_in_french(browser: Any, site
 
 
 def test_the_log_line_of_a_steal_names_the_victim_as_you() -> None:
-    from games.part_du_chef import Steal, Take
-    from web.sentences import Seats, move
-
     text = move(Take(0, steals=(Steal(7, 0, 3),)), 1, 0, Seats(["fay", "greedy"], viewer=0), (7,))
     assert re.search(r"Their double finisher stole your Margherita \(2 olives\)\.$", text)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.browsing import shot
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def test_the_replay_s_play_button_is_hidden_without_scripts(browser: Any, site: str, finished_match: Any) -> None:

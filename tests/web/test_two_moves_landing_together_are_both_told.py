@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.browsing import people, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def test_two_moves_landing_together_are_announced_both(browser: Any, site: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.browsing import people, shot, sign_in
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system
 
 
 def test_your_turn_is_told_on_another_page_with_a_link(browser: Any, site: str) -> None:
