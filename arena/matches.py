@@ -195,5 +195,3 @@ def create_match(
         if dispatch and not live:
             dispatch_match(match.id)
     return match
-
-

@@ -52,5 +52,3 @@ def sweep_stuck_matches() -> dict[str, int]:
     if any(counts.values()):
         log.info("match sweep: %s", ", ".join(f"{key} {value}" for key, value in counts.items()))
     return counts
-
-

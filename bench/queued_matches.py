@@ -257,9 +257,7 @@ def main() -> None:
     finished = Match.objects.filter(status="finished").count()
     seats = MatchSeat.objects.count()
     changes = RatingChange.objects.count()
-    per_match = set(
-        RatingChange.objects.values("match_id").annotate(n=Count("id")).values_list("match_id", flat=True)
-    )
+    per_match = set(RatingChange.objects.values("match_id").annotate(n=Count("id")).values_list("match_id", flat=True))
     verify_ratings("part-du-chef")  # raises if the ratings do not follow from the ledger
     rated_once = changes == seats and len(per_match) == finished
     print(

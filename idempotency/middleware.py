@@ -91,7 +91,11 @@ def _store(scope: str, key: str, fingerprint: str, response: HttpResponse) -> Ht
         response = plain
     headers = {name: response[name] for name in KEPT_HEADERS if name in response}
     IdempotencyKey.objects.create(
-        scope=scope, key=key, fingerprint=fingerprint, status=response.status_code, headers=headers,
+        scope=scope,
+        key=key,
+        fingerprint=fingerprint,
+        status=response.status_code,
+        headers=headers,
         body=response.content,
     )
     return response
@@ -155,5 +159,3 @@ class IdempotentUnsafeRequests:
         elif key is not None:
             response = _store(scope, key, fingerprint, response)
         return response
-
-

@@ -14,6 +14,5 @@ def renamed_settings(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
     """One warning per old name in use, in the environment or assigned by a settings module."""
     used = set(old_names_in_environment()) | {old for old in RENAMED if hasattr(settings, old)}
     return [
-        Warning(deprecation(old), hint=f"rename {old} to {RENAMED[old]}", id="matchmaking.W001")
-        for old in sorted(used)
+        Warning(deprecation(old), hint=f"rename {old} to {RENAMED[old]}", id="matchmaking.W001") for old in sorted(used)
     ]

@@ -424,9 +424,7 @@ class Sandbox:
             os.close(write_fd)
             write_fd = -1
             popen = subprocess.Popen(
-                self.command(
-                    argv, read_fd, writable=writable, block_fd=block_read, limits=limits, ro_binds=ro_binds
-                ),
+                self.command(argv, read_fd, writable=writable, block_fd=block_read, limits=limits, ro_binds=ro_binds),
                 cwd=workdir,
                 user=slot.uid,
                 group=slot.gid,

@@ -47,8 +47,9 @@ echo "==> services" >&2
 SERVICES="$("$VENV/bin/python" manage.py prepare_services)"  # an assignment, so that a refusal stops the script
 eval "$SERVICES"
 
-echo "==> ruff" >&2
+echo "==> ruff (lint and format)" >&2
 "$VENV/bin/ruff" check .
+"$VENV/bin/ruff" format --check .
 echo "==> mypy (strict, every package: pyproject.toml)" >&2
 "$VENV/bin/mypy"
 echo "==> import contracts (the layers of docs/architecture.md, no cycle)" >&2

@@ -37,7 +37,6 @@ from arena.seeds import draw_seed
 T = TypeVar("T", bound=Hashable)
 
 
-
 def round_robin_tables(entries: Sequence[T], size: int) -> list[tuple[T, ...]]:
     """Every table of `size` entrants, once."""
     return list(itertools.combinations(entries, size))

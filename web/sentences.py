@@ -122,9 +122,7 @@ def _swapped(sid: int) -> str:
     return slice_name(sid)
 
 
-def _marianne(
-    give: Sequence[int], take: Sequence[int], name: str, who: Seats, owners: Sequence[int] | None
-) -> str:
+def _marianne(give: Sequence[int], take: Sequence[int], name: str, who: Seats, owners: Sequence[int] | None) -> str:
     """La Marianne's swap: `give[i]` goes to the owner of `take[i]`, who loses `take[i]`."""
     if owners is None:
         return _("La Marianne: %(who)s gave %(give)s and took %(take)s.") % {
@@ -133,7 +131,8 @@ def _marianne(
             "take": ", ".join(_swapped(s) for s in take),
         }
     pairs = [
-        _("%(victim)s received %(give)s and lost %(take)s") % {
+        _("%(victim)s received %(give)s and lost %(take)s")
+        % {
             "victim": who(owners[taken]),
             "give": _swapped(given),
             "take": _swapped(taken),

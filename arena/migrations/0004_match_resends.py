@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0003_rank_is_placing'),
+        ("arena", "0003_rank_is_placing"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='resends',
+            model_name="match",
+            name="resends",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

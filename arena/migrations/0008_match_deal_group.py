@@ -5,20 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0007_player_name_skeleton'),
+        ("arena", "0007_player_name_skeleton"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='deal_group',
+            model_name="match",
+            name="deal_group",
             field=models.UUIDField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(condition=models.Q(('deal_group__isnull', False)), fields=['deal_group'], name='match_deal_group'),
+            model_name="match",
+            index=models.Index(
+                condition=models.Q(("deal_group__isnull", False)), fields=["deal_group"], name="match_deal_group"
+            ),
         ),
     ]

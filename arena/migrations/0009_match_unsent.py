@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0008_match_deal_group'),
+        ("arena", "0008_match_deal_group"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='unsent',
+            model_name="match",
+            name="unsent",
             field=models.BooleanField(default=False),
         ),
     ]

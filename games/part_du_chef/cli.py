@@ -108,9 +108,7 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
     p = commands.add_parser("compare", help="is bot A better than bot B? duplicate deals, paired 95%% intervals")
     p.add_argument("a", metavar="A", help=f"the first bot ({kinds})")
     p.add_argument("b", metavar="B", help="the second bot")
-    p.add_argument(
-        "--against", default="greedy,random", help="the opponents, comma-separated (default greedy,random)"
-    )
+    p.add_argument("--against", default="greedy,random", help="the opponents, comma-separated (default greedy,random)")
     p.add_argument(
         "--deals", type=int, default=30, help="at most this many duplicate deals (default 30; it stops once it knows)"
     )

@@ -12,6 +12,7 @@ from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
 __all__ = ["RECORD_FORMAT", "discrepancies", "record_of", "replay"]
 
+
 def _require(condition: bool, message: str) -> None:
     if not condition:
         raise RecordError(message)

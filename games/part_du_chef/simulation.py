@@ -29,9 +29,7 @@ LADDER_BOTS: Final = ("search", "greedy", "random")
 
 def ladder_lineups(names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """The ladder's tables for three bot names: each table holds all three, one twice, in four rotations."""
-    return tuple(
-        tuple(lineup[r:] + lineup[:r]) for double in names for lineup in [[*names, double]] for r in range(4)
-    )
+    return tuple(tuple(lineup[r:] + lineup[:r]) for double in names for lineup in [[*names, double]] for r in range(4))
 
 
 _LADDER_LINEUPS: Final = ladder_lineups(LADDER_BOTS)

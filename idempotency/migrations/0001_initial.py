@@ -4,27 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='IdempotencyKey',
+            name="IdempotencyKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scope', models.CharField(max_length=80)),
-                ('key', models.CharField(max_length=255)),
-                ('fingerprint', models.CharField(max_length=64)),
-                ('status', models.PositiveSmallIntegerField()),
-                ('headers', models.JSONField(default=dict)),
-                ('body', models.BinaryField()),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("scope", models.CharField(max_length=80)),
+                ("key", models.CharField(max_length=255)),
+                ("fingerprint", models.CharField(max_length=64)),
+                ("status", models.PositiveSmallIntegerField()),
+                ("headers", models.JSONField(default=dict)),
+                ("body", models.BinaryField()),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('scope', 'key'), name='idempotency_key_once_per_scope')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("scope", "key"), name="idempotency_key_once_per_scope")
+                ],
             },
         ),
     ]

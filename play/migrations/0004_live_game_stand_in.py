@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('play', '0003_live_game_bot_bank'),
+        ("play", "0003_live_game_bot_bank"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='livegame',
-            name='stand_in',
+            model_name="livegame",
+            name="stand_in",
             field=models.JSONField(default=list),
         ),
     ]

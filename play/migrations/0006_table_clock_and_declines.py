@@ -5,36 +5,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0006_search_fast_bot'),
-        ('play', '0005_live_game_decided_by'),
+        ("arena", "0006_search_fast_bot"),
+        ("play", "0005_live_game_decided_by"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='friendlytable',
-            name='bank_seconds',
+            model_name="friendlytable",
+            name="bank_seconds",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='friendlytable',
-            name='closed_at',
+            model_name="friendlytable",
+            name="closed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='friendlytable',
-            name='declined_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='arena.player'),
+            model_name="friendlytable",
+            name="declined_by",
+            field=models.ForeignKey(
+                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="arena.player"
+            ),
         ),
         migrations.AddField(
-            model_name='friendlytable',
-            name='turn_seconds',
+            model_name="friendlytable",
+            name="turn_seconds",
             field=models.PositiveIntegerField(default=60),
         ),
         migrations.AddField(
-            model_name='livegame',
-            name='turn_seconds',
+            model_name="livegame",
+            name="turn_seconds",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
     ]

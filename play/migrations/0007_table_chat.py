@@ -5,44 +5,62 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0006_search_fast_bot'),
-        ('play', '0006_table_clock_and_declines'),
+        ("arena", "0006_search_fast_bot"),
+        ("play", "0006_table_clock_and_declines"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ChatMessage',
+            name="ChatMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel', models.CharField(choices=[('players', 'players'), ('spectators', 'spectators')], max_length=16)),
-                ('text', models.CharField(max_length=300)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('author', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.player')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat', to='arena.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "channel",
+                    models.CharField(choices=[("players", "players"), ("spectators", "spectators")], max_length=16),
+                ),
+                ("text", models.CharField(max_length=300)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "author",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="arena.player"),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="chat", to="arena.match"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='ChatReport',
+            name="ChatReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('handled', models.BooleanField(default=False)),
-                ('message', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='play.chatmessage')),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='arena.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("handled", models.BooleanField(default=False)),
+                (
+                    "message",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="reports", to="play.chatmessage"
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="arena.player"),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['match', 'channel', 'id'], name='chat_by_table'),
+            model_name="chatmessage",
+            index=models.Index(fields=["match", "channel", "id"], name="chat_by_table"),
         ),
         migrations.AddIndex(
-            model_name='chatreport',
-            index=models.Index(fields=['handled', 'id'], name='chat_report_queue'),
+            model_name="chatreport",
+            index=models.Index(fields=["handled", "id"], name="chat_report_queue"),
         ),
         migrations.AddConstraint(
-            model_name='chatreport',
-            constraint=models.UniqueConstraint(fields=('message', 'reporter'), name='chat_report_once'),
+            model_name="chatreport",
+            constraint=models.UniqueConstraint(fields=("message", "reporter"), name="chat_report_once"),
         ),
     ]

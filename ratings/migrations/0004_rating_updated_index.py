@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0005_names_unique_any_case'),
-        ('ratings', '0003_rating_buckets'),
+        ("arena", "0005_names_unique_any_case"),
+        ("ratings", "0003_rating_buckets"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='rating',
-            index=models.Index(fields=['updated_at'], name='rating_updated'),
+            model_name="rating",
+            index=models.Index(fields=["updated_at"], name="rating_updated"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0001_initial'),
+        ("submissions", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='botversion',
-            name='resends',
+            model_name="botversion",
+            name="resends",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

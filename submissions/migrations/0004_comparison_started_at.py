@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0003_comparisons'),
+        ("submissions", "0003_comparisons"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='botcomparison',
-            name='started_at',
+            model_name="botcomparison",
+            name="started_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

@@ -117,9 +117,7 @@ def test_matches_filter_by_player_kind_rated_and_status(make_bots, django_assert
 
 def test_match_list_pages_with_a_cursor(make_bots) -> None:
     a, b = make_bots(2)
-    created = [
-        create_match(game="part-du-chef", kind="friendly", player_ids=[a.id, b.id]).id for _ in range(55)
-    ]
+    created = [create_match(game="part-du-chef", kind="friendly", player_ids=[a.id, b.id]).id for _ in range(55)]
     api = APIClient()
     first = api.get("/api/matches/").json()
     second = api.get(first["next"]).json()

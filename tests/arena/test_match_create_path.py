@@ -48,9 +48,7 @@ def test_a_table_with_a_person_gets_a_seed_drawn_by_the_server(make_bots) -> Non
     players = [person_of(user), *make_bots(2)]
     with pytest.raises(RequestError, match="a seed may be given only when every seat is a bot"):
         create_match(game="part-du-chef", kind="friendly", players=players, seed=29, live=True)
-    seeds = {
-        create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=players).seed for _ in range(3)
-    }
+    seeds = {create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=players).seed for _ in range(3)}
     assert len(seeds) > 1  # drawn, not fixed
 
 

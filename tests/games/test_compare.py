@@ -49,10 +49,13 @@ def test_the_paired_difference_is_the_mean_of_per_deal_differences_over_every_se
     for deal in range(3):
         totals = {}
         for side in (a, b):
-            totals[side.label] = sum(
-                play_lineup(lineup, 10 + deal, with_record=False).result.totals[seat]
-                for seat, lineup in enumerate(seatings(side, against))
-            ) / 2
+            totals[side.label] = (
+                sum(
+                    play_lineup(lineup, 10 + deal, with_record=False).result.totals[seat]
+                    for seat, lineup in enumerate(seatings(side, against))
+                )
+                / 2
+            )
         diffs.append(totals["greedy"] - totals["random"])
     assert abs(result.score_diff.mean - sum(diffs) / 3) < 1e-9
 

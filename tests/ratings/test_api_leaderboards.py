@@ -126,9 +126,7 @@ def test_the_histogram_follows_every_rated_match(make_bots) -> None:
     players = make_bots(5)
     for seed in range(12):
         seated = players[seed % 5 :] + players[: seed % 5]
-        run_match(
-            create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated[:3]], seed=seed).id
-        )
+        run_match(create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated[:3]], seed=seed).id)
     expected = {
         (row["kind"], int(row["b"])): row["n"]
         for row in Rating.objects.annotate(b=Floor("rating")).values("kind", "b").annotate(n=Count("id"))

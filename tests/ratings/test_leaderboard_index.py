@@ -121,9 +121,7 @@ def test_the_index_follows_real_committed_matches_around_tied_players(transactio
     active = make_bots(6)
     for seed in range(14):
         seated = active[seed % 6 :] + active[: seed % 6]
-        match = create_match(
-            game=GAME, kind="ranked", player_ids=[p.id for p in seated[: 2 + seed % 3]], seed=seed
-        )
+        match = create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated[: 2 + seed % 3]], seed=seed)
         assert run_match(match.id) == "finished"
     # Every committed change reached the index, newest last.
     client = index.client()

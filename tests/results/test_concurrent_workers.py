@@ -22,9 +22,7 @@ def test_four_workers_and_500_shared_matches_give_the_ratings_of_the_replayed_le
     for index in range(MATCHES):
         seated = rng.sample(players, rng.randint(2, 5))
         kind = "friendly" if index % 10 == 0 else "ranked"
-        create_match(
-            game="part-du-chef", kind=kind, player_ids=[p.id for p in seated], seed=rng.randrange(2**31)
-        )
+        create_match(game="part-du-chef", kind=kind, player_ids=[p.id for p in seated], seed=rng.randrange(2**31))
     for number in range(4):
         workers.start(f"w{number}")
 

@@ -66,7 +66,7 @@ def test_an_invalid_reply_carries_what_the_bot_wrote_for_the_log(start_bot, tmp_
         "    if json.loads(line)['type'] == 'start':\n"
         "        print(json.dumps({'type': 'ready'}), flush=True)\n"
         "    else:\n"
-        "        sys.stdout.write('{\"type\": \"cut\"}\\nand a second line\\n'); sys.stdout.flush()\n"
+        '        sys.stdout.write(\'{"type": "cut"}\\nand a second line\\n\'); sys.stdout.flush()\n'
     )
     result = start_bot(two_lines).act(FAKE_OBSERVATION)
     assert result.status == INVALID and "more than one line" in result.error

@@ -48,9 +48,9 @@ def test_with_one_portion_left_it_is_chosen_and_the_seat_and_the_placing_have_tw
     finished = Client()
     finished.force_login(finished_match.seats.get(seat=0).player.owner)
     french = finished.get(f"/play/{finished_match.id}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "<th scope=\"col\">Rang</th>" in french and "<th scope=\"col\">Siège</th>" in french
+    assert '<th scope="col">Rang</th>' in french and '<th scope="col">Siège</th>' in french
     norwegian = finished.get(f"/play/{finished_match.id}/", HTTP_ACCEPT_LANGUAGE="nb").content.decode()
-    assert "<th scope=\"col\">Plassering</th>" in norwegian and "<th scope=\"col\">Sete</th>" in norwegian
+    assert '<th scope="col">Plassering</th>' in norwegian and '<th scope="col">Sete</th>' in norwegian
     # The rating chart's axis speaks French too.
     profile = finished.get(f"/players/{finished_match.seats.get(seat=0).player_id}/", HTTP_ACCEPT_LANGUAGE="fr")
     assert "first game" not in profile.content.decode() and "première partie" in profile.content.decode()
