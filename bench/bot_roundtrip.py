@@ -126,7 +126,7 @@ def main() -> None:
     sandbox.check()
     server = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
-        port = int(server.stdout.readline())  # type: ignore[union-attr]
+        port = int(server.stdout.readline())  # type: ignore[union-attr]  # stdout=PIPE, never None
         sandboxed = SandboxedBot(KIT, sandbox=sandbox, move_ms=5000, bank_ms=0)
         hosted = HttpBot(f"http://127.0.0.1:{port}/", allow_private=True, move_ms=5000, bank_ms=0)
         sandboxed.start(0, 4, {"marianne": True})

@@ -120,7 +120,7 @@ def main() -> None:
     alone = time.perf_counter() - started
 
     stats = pstats.Stats(profile)
-    table: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]
+    table: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]  # pstats keeps its table undeclared
     per_match = 1000 / len(tables)
     print(f"machine: {machine()}; {len(tables)} rated matches, {args.seats} seats, {args.bots} bots, one process\n")
     print(f"service (the task's body, up to {args.batch} match(es) per call): {service * per_match:.2f} ms per match")

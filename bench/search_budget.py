@@ -33,7 +33,7 @@ def one_game(job: tuple[int, int, int]) -> tuple[int, float, float]:
     seats: list[object] = [first, second, GreedyBot(), GreedyBot()]
     shift = game % 4
     seats = seats[shift:] + seats[:shift]
-    state = play_state(seats, 1000 + game)  # type: ignore[arg-type]
+    state = play_state(seats, 1000 + game)  # type: ignore[arg-type]  # timed wrappers act like bots
     totals = [s.total for s in state.scores()]
     return totals[seats.index(first)] - totals[seats.index(second)], first.seconds, second.seconds
 

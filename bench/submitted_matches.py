@@ -103,7 +103,7 @@ def main() -> None:
         [sys.executable, str(ROOT / "bench" / "bot_roundtrip.py"), "--serve"], stdout=subprocess.PIPE, text=True
     )
     try:
-        port = int(server.stdout.readline())  # type: ignore[union-attr]
+        port = int(server.stdout.readline())  # type: ignore[union-attr]  # stdout=PIPE, never None
         owner, _ = User.objects.get_or_create(username="bench-owner")
         SubmittedBot.objects.filter(player__name__startswith="bench-kit-").delete()
         Player.objects.filter(name__startswith="bench-kit-").delete()

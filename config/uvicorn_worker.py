@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
+from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]  # uvicorn-worker ships no type hints
 
 
 class ArenaUvicornWorker(UvicornWorker):  # type: ignore[misc]  # uvicorn-worker ships no type information

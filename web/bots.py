@@ -99,7 +99,7 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
             version.queue_place = queue_place(version)  # type: ignore[attr-defined]  # shown by the page only
             version.log_text = json.dumps(version.log, indent=1, ensure_ascii=False)[:20000]
             # The compiler's messages of a build that failed (sandbox.build), shown as they were written.
-            version.build_log = next(  # type: ignore[attr-defined]
+            version.build_log = next(  # type: ignore[attr-defined]  # shown by the page only
                 (str(entry["build"]) for entry in version.log if isinstance(entry, dict) and entry.get("build")), ""
             )
         status = bot.status_given(versions)

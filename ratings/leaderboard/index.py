@@ -538,7 +538,7 @@ def _write_chunk(
     with redis_client.pipeline(transaction=False) as pipe:
         for board, scores in by_board.items():
             pipe.zadd(board, scores)
-        pipe.hset(built.lines, mapping=lines)  # type: ignore[arg-type]
+        pipe.hset(built.lines, mapping=lines)  # type: ignore[arg-type]  # redis-py's stubs want a Mapping of bytes
         pipe.execute()
     if progress:
         progress(len(chunk))
