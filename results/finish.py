@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
@@ -170,21 +170,13 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     """
     if extra is None:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
-    lease = MATCH_LEASE.lease_seconds()
     # Retries stop well before the leases run out (and before the task's soft time limit).
-    until = time.monotonic() + lease * _RETRY_SHARE
+    until = time.monotonic() + MATCH_LEASE.lease_seconds() * _RETRY_SHARE
     grouped = retrying(lambda: _deal_group_of(match_id), until=until, what=f"reading match {match_id}")
     if grouped:
         return run_deal(match_id)
     claimed = retrying(lambda: claim_batch(match_id, extra), until=until, what=f"claiming match {match_id}")
-    if not claimed:
-        return "not claimed"
-    attempts = dict(claimed)
-    try:
-        return _play_claimed(match_id, attempts, until)
-    except OUTAGES:
-        _give_back_after_outage(match_id, attempts, until + lease * _GIVE_BACK_SHARE)
-        raise
+    return _play_or_give_back(match_id, claimed, until, _play_claimed)
 
 
 def _play_claimed(match_id: int, attempts: dict[int, int], until: float) -> str:
@@ -223,13 +215,7 @@ def _play_claimed(match_id: int, attempts: dict[int, int], until: float) -> str:
             outcome[pk] = "error"
             continue
         batch.append(Finished(match, attempts[pk], seats[pk], played))
-    if interrupted:
-        back = [(pk, attempts[pk]) for pk in interrupted]
-        retrying(lambda: give_back(back, resend={match_id}), until=until, what="giving back interrupted matches")
-    committed = retrying(lambda: _commit_or_find(batch), until=until, what="committing played matches")
-    for item in batch:
-        outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
-    return outcome.get(match_id, "not claimed")
+    return _settle(match_id, attempts, batch, interrupted, outcome, until)
 
 
 def run_deal(match_id: int) -> str:
@@ -240,16 +226,22 @@ def run_deal(match_id: int) -> str:
     sits at several tables of the deal, and remembers, learns nothing another table has not shown.
     Outages are ridden out as by `run_matches`.
     """
-    lease = MATCH_LEASE.lease_seconds()
-    until = time.monotonic() + lease * _RETRY_SHARE
+    until = time.monotonic() + MATCH_LEASE.lease_seconds() * _RETRY_SHARE
     claimed = retrying(lambda: claim_group(match_id), until=until, what=f"claiming the deal of match {match_id}")
+    return _play_or_give_back(match_id, claimed, until, _play_deal)
+
+
+def _play_or_give_back(
+    match_id: int, claimed: list[tuple[int, int]], until: float, play: Callable[[int, dict[int, int], float], str]
+) -> str:
+    """Play the claims; if an outage outlasts the retries, give back every claim not committed."""
     if not claimed:
         return "not claimed"
     attempts = dict(claimed)
     try:
-        return _play_deal(match_id, attempts, until)
+        return play(match_id, attempts, until)
     except OUTAGES:
-        _give_back_after_outage(match_id, attempts, until + lease * _GIVE_BACK_SHARE)
+        _give_back_after_outage(match_id, attempts, until + MATCH_LEASE.lease_seconds() * _GIVE_BACK_SHARE)
         raise
 
 
@@ -303,6 +295,18 @@ def _play_deal(match_id: int, attempts: dict[int, int], until: float) -> str:
             outcome[pk] = "error"
         else:
             batch.append(Finished(matches[pk], attempts[pk], seats[pk], game))
+    return _settle(match_id, attempts, batch, interrupted, outcome, until)
+
+
+def _settle(
+    match_id: int,
+    attempts: dict[int, int],
+    batch: list[Finished],
+    interrupted: list[int],
+    outcome: dict[int, str],
+    until: float,
+) -> str:
+    """Give back the games an outage interrupted, commit the played ones; what became of match_id."""
     if interrupted:
         back = [(pk, attempts[pk]) for pk in interrupted]
         retrying(lambda: give_back(back, resend={match_id}), until=until, what="giving back interrupted matches")
