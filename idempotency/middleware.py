@@ -16,6 +16,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import DEFAULT_DB_ALIAS, Error, connections, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.urls import Resolver404, resolve
 from rest_framework.authtoken.models import Token
 
 from common.clients import client_address
@@ -30,6 +31,20 @@ MAX_KEY_LENGTH = 255
 # Headers of the first answer that a replay gives again.
 KEPT_HEADERS = ("Content-Type", "Location", "Content-Disposition")
 REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+def _handled(request: HttpRequest) -> bool:
+    """Whether the view at this path takes this method: another method gets its 405 untouched by keys."""
+    try:
+        func = resolve(request.path_info).func
+    except Resolver404:
+        return True  # the 404 is the view layer's to give
+    method = (request.method or "").lower()
+    actions = getattr(func, "actions", None)  # a DRF viewset's routes: method -> action
+    if isinstance(actions, dict):
+        return method in actions
+    view = getattr(func, "view_class", None)
+    return view is None or hasattr(view, method)
 
 
 def _scope(request: HttpRequest) -> str:
@@ -110,7 +125,7 @@ class IdempotentUnsafeRequests:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method not in UNSAFE_METHODS:
+        if request.method not in UNSAFE_METHODS or not _handled(request):
             return self.get_response(request)
         key = request.META.get(HEADER)
         if key is not None and not (0 < len(key) <= MAX_KEY_LENGTH and key.isprintable()):

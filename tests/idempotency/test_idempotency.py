@@ -64,6 +64,16 @@ def test_the_same_key_with_another_body_answers_422_and_does_nothing(make_bots) 
     assert Match.objects.count() == 1
 
 
+def test_a_method_the_path_does_not_take_answers_405_whatever_its_key(make_bots) -> None:
+    api, bots = _signed_in("alice"), make_bots(2)
+    assert api.post("/api/matches/", _match_body(bots), format="json", HTTP_IDEMPOTENCY_KEY="k").status_code == 201
+    # The same key on a method no view takes: the 405 says why, not a clash of keys, and nothing is kept.
+    assert api.put("/api/matches/", _match_body(bots), format="json", HTTP_IDEMPOTENCY_KEY="k").status_code == 405
+    assert api.put("/api/matches/1/resign/", {}, format="json", HTTP_IDEMPOTENCY_KEY="k2").status_code == 405
+    assert not IdempotencyKey.objects.filter(key="k2").exists()
+    assert IdempotencyKey.objects.filter(key="k").count() == 1
+
+
 def test_keys_belong_to_their_user(make_bots) -> None:
     bots = make_bots(2)
     for name in ("alice", "bob"):
