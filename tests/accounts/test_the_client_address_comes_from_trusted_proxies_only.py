@@ -22,6 +22,9 @@ from rest_framework.test import APIClient
 
 from tests.support import ROOT, Workers, wait_until
 
+# Builds, sandboxed bots or a server of their own: processes beside the test run.
+pytestmark = pytest.mark.system
+
 PASSWORD = "a-long-passphrase"
 
 

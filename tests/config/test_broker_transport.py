@@ -18,6 +18,9 @@ from kombu.transport import redis as kombu_redis
 from config import redis_transport
 from tests.support import PrivateRedis
 
+# A redis-server of its own, started and restarted by the tests.
+pytestmark = pytest.mark.system
+
 
 @pytest.fixture
 def private_redis() -> Iterator[PrivateRedis]:

@@ -22,6 +22,9 @@ from submissions import actions
 from submissions.models import BotSeat, BotVersion
 from tests.submitted_bots import BASE_UID, SLOTS, STARTER_KITS, STATE_DIR
 
+# Builds, sandboxed bots or a server of their own: processes beside the test run.
+pytestmark = pytest.mark.system
+
 KITS = {
     "python": "python/bot.py",
     "javascript": "javascript/bot.js",

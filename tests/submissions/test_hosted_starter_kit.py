@@ -14,6 +14,9 @@ from submissions import actions
 from submissions.models import BotVersion
 from tests.submitted_bots import STARTER_KITS
 
+# Builds, sandboxed bots or a server of their own: processes beside the test run.
+pytestmark = pytest.mark.system
+
 
 @pytest.fixture
 def hosted_kit() -> Iterator[str]:
