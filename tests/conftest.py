@@ -195,13 +195,14 @@ def make_bots(db: None) -> Callable[..., list[Any]]:
     return make
 
 
-@pytest.fixture
-def restore_builtin_bots(django_db_blocker: Any) -> Iterator[None]:
-    """List it before `workers`: a transactional test's flush removes the built-in bots that every
-    migrated database has; this puts them back after the flush, for the tests that follow."""
-    yield
-    with django_db_blocker.unblock():
-        ensure_builtin_bots(Player)
+@pytest.fixture(autouse=True)
+def _builtin_bots_after_a_flush(request: pytest.FixtureRequest, django_db_blocker: Any) -> None:
+    """A transactional test's database is flushed after it, and with it the built-in bots that every
+    migrated database has (the house ladder, validation's opponents): every system test of the database
+    finds them again before it starts, whatever ran before it."""
+    if _tier(request.node) == "system" and _uses_database(request):
+        with django_db_blocker.unblock():
+            ensure_builtin_bots(Player)
 
 
 @pytest.fixture

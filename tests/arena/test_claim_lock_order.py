@@ -30,9 +30,7 @@ def _waiting_for_a_lock(pid: int) -> bool:
     return row is not None and row[0] == "Lock"
 
 
-def test_a_claimer_waiting_for_its_own_match_holds_none_of_the_others(
-    restore_builtin_bots, transactional_db, make_bots
-) -> None:
+def test_a_claimer_waiting_for_its_own_match_holds_none_of_the_others(transactional_db, make_bots) -> None:
     players = make_bots(2)
     matches = [
         create_match(game="part-du-chef", kind="ranked", player_ids=[p.id for p in players], seed=seed)

@@ -43,7 +43,7 @@ def users(transactional_db: None) -> dict[str, User]:
 
 @pytest.mark.system
 def test_while_a_bot_match_plays_no_answer_gives_its_seed_or_a_pizza_and_once_over_its_record_has_the_seed(
-    restore_builtin_bots: None, workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
+    workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
 ) -> None:
     bots = make_bots(3, engine="random")
     created = api_client(users["alice"]).post(
@@ -85,7 +85,7 @@ def _legal_action(state: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.system
 def test_a_person_at_a_ranked_table_sees_only_the_pizza_on_the_table_and_the_seed_once_the_game_is_over(
-    restore_builtin_bots: None, workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
+    workers: Any, make_bots: Callable[..., list[Player]], users: dict[str, User]
 ) -> None:
     ann = person_of(users["alice"])
     greedy, random_bot = make_bots(1, engine="greedy") + make_bots(1, engine="random", prefix="rnd")

@@ -75,7 +75,10 @@ def clean_state() -> Iterator[dict[str, str]]:
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     url = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     env = {key: value for key, value in os.environ.items() if not key.startswith(("ARENA_QUEUE", "ARENA_PERIODIC"))}
-    env.update(DATABASE_URL=url, REDIS_URL=settings.REDIS_URL, PYTHONDONTWRITEBYTECODE="1")
+    # As by hand (README: `export SECRET_KEY="$(cat var/secret_key)"`): the settings want a key outside pytest.
+    env.update(
+        DATABASE_URL=url, REDIS_URL=settings.REDIS_URL, PYTHONDONTWRITEBYTECODE="1", SECRET_KEY=settings.SECRET_KEY
+    )
     env.pop("DJANGO_SETTINGS_MODULE", None)
     yield env
     _drop_bench_databases()

@@ -69,7 +69,8 @@ def test_the_walkthrough_runs_command_by_command(tmp_path):
     assert "20 records verified" in out
     assert "Final scores" in out
     assert "[mybot.py] seat 0 of 2" in err  # --verbose: the kit's own stderr line at start
-    assert "10 duplicate deals (seeds 0..9), 3 players" in out and "verdict: " in out
+    # Sequential: it stops as soon as the verdict is clear, at most at the 10 deals asked for.
+    assert re.search(r"\d+ duplicate deals \(seeds 0(\.\.\d)?\), 3 players", out) and "verdict: " in out
     # The tutorial's version 2 really is better: it teaches a verdict, not "cannot tell".
     assert "verdict: mybot_v2.py is better than mybot.py" in " ".join(out.split())
     assert "seat 0 (mybot.py): 7 decisions replayed, 7 the same, 0 different" in out

@@ -62,7 +62,7 @@ def beat(workers: Workers, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
     log.close()
 
 
-def test_a_lone_newcomers_bot_plays_a_rated_arena_game_against_house_bots(restore_builtin_bots, workers, beat):
+def test_a_lone_newcomers_bot_plays_a_rated_arena_game_against_house_bots(workers, beat):
     workers.start("newcomer", concurrency=2, **worker_environment())
     signed_up = APIClient().post(
         "/api/accounts/", {"username": "newcomer", "password": "a-long-pass-phrase-42"}, format="json"

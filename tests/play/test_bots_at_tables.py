@@ -180,9 +180,7 @@ def test_a_bot_without_an_active_version_or_suspended_cannot_be_seated_with_peop
         raise AssertionError("a suspended bot was seated")
 
 
-def test_an_uploaded_bots_decisions_at_a_table_are_played_by_a_real_worker(
-    restore_builtin_bots, workers, submit, users, client_for
-):
+def test_an_uploaded_bots_decisions_at_a_table_are_played_by_a_real_worker(workers, submit, users, client_for):
     ensure_builtin_bots(Player)  # a transactional test starts from an empty database
     workers.start("table-bots", **worker_environment())
     bot = submit("kit-by-worker", (STARTER_KITS / "python" / "bot.py").read_bytes(), filename="bot.py")

@@ -35,7 +35,7 @@ def private_redis() -> Iterator[PrivateRedis]:
 
 @pytest.mark.system
 def test_workers_and_beat_outlive_six_redis_restarts_and_every_match_is_played_once(
-    restore_builtin_bots, workers, make_bots, private_redis
+    workers, make_bots, private_redis
 ) -> None:
     players = make_bots(10)
     environment = {

@@ -57,9 +57,7 @@ class Terminator(threading.Thread):
 
 
 @pytest.mark.system
-def test_queued_rated_matches_all_finish_rated_once_while_database_backends_are_terminated(
-    restore_builtin_bots, workers, make_bots
-) -> None:
+def test_queued_rated_matches_all_finish_rated_once_while_database_backends_are_terminated(workers, make_bots) -> None:
     players = make_bots(12)
     environment = {
         "ARENA_MATCH_LEASE_SECONDS": "30",

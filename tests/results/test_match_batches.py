@@ -150,7 +150,7 @@ def test_a_batch_holding_a_match_rated_already_still_commits_the_others(make_bot
 
 
 def test_concurrent_batches_sharing_players_neither_deadlock_nor_rate_a_match_twice(
-    restore_builtin_bots, transactional_db, make_bots, settings
+    transactional_db, make_bots, settings
 ) -> None:
     settings.ARENA_CLAIM_BATCH = 5
     matches = _queue(make_bots(5), 40, seed=9)

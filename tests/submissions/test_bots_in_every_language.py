@@ -64,7 +64,7 @@ def _local_record(tmp_path: Path, kit: Path, monkeypatch, capsys) -> dict[str, o
 
 @pytest.mark.parametrize("language", list(KITS))
 def test_a_starter_kit_is_uploaded_built_validated_and_plays_friendly_and_arena_games_as_it_plays_locally(
-    client_for, restore_builtin_bots, tmp_path, monkeypatch, capsys, language
+    client_for, tmp_path, monkeypatch, capsys, language
 ):
     alice = client_for("alice")
     kit = STARTER_KITS / KITS[language]
@@ -111,7 +111,7 @@ def test_a_c_file_with_a_syntax_error_is_rejected_with_the_compiler_s_message(cl
     assert BotSeat.objects.filter(version=version).count() == 0  # no game was played
 
 
-def test_a_zip_holding_an_executable_main_is_validated_and_plays(client_for, restore_builtin_bots, tmp_path):
+def test_a_zip_holding_an_executable_main_is_validated_and_plays(client_for, tmp_path):
     program = tmp_path / "main"
     subprocess.run(["gcc", "-O2", "-static", "-o", str(program), str(STARTER_KITS / "c" / "main.c")], check=True)
     buffer = io.BytesIO()

@@ -76,9 +76,7 @@ def test_the_body_is_checked_and_each_problem_is_named(users, client_for):
     assert client_for("bob").get(f"/api/bots/{mine.pk}/compares/{body['id']}/").status_code == 404
 
 
-def test_a_worker_compares_the_starter_kit_with_itself_and_finds_no_difference(
-    restore_builtin_bots, workers, client_for, users
-):
+def test_a_worker_compares_the_starter_kit_with_itself_and_finds_no_difference(workers, client_for, users):
     workers.start("compare", concurrency=1, **worker_environment())
     alice = client_for("alice")
     kit = (STARTER_KITS / "python" / "bot.py").read_bytes()

@@ -13,7 +13,7 @@ from tests.support import wait_until
 
 
 def test_upload_validate_enter_the_arena_and_a_duplicate_round_robin_then_read_the_standings(
-    restore_builtin_bots, workers, client_for, settings
+    workers, client_for, settings
 ):
     workers.start("e2e", concurrency=2, **worker_environment())
     alice, boss, anyone = client_for("alice"), client_for("boss"), APIClient()

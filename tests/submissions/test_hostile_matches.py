@@ -199,7 +199,7 @@ def test_after_a_hostile_match_the_same_worker_plays_a_clean_one(submit):
     assert not BotSeat.objects.get(match=clean, seat=0).forfeited
 
 
-def test_a_real_worker_survives_hostile_matches_and_plays_on(restore_builtin_bots, workers, submit):
+def test_a_real_worker_survives_hostile_matches_and_plays_on(workers, submit):
     bomb = submit("bomb-w", (SANDBOX_BOTS / "fork_bomb.py").read_bytes(), validate=False)
     hog = submit("hog-w", (SANDBOX_BOTS / "memory_hog.py").read_bytes(), validate=False)
     for bot in (bomb, hog):

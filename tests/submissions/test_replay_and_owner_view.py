@@ -52,7 +52,7 @@ def _replay(tmp_path: Path, monkeypatch, capsys, *argv: str) -> tuple[int, str]:
 
 
 def test_the_owner_sees_each_decision_as_the_bot_saw_it_and_replay_reproduces_them(
-    submit, client_for, users, restore_builtin_bots, tmp_path, monkeypatch, capsys
+    submit, client_for, users, tmp_path, monkeypatch, capsys
 ):
     bot = submit("c-eyes", KIT.read_bytes(), filename="main.c")
     alice = client_for("alice")

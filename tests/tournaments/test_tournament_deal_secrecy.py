@@ -79,7 +79,6 @@ def remembering_bot() -> Iterator[str]:
 
 @pytest.mark.system
 def test_a_hosted_bot_that_remembers_every_ring_predicts_no_pizza_of_a_duplicate_deal_before_its_table_shows_it(
-    restore_builtin_bots: None,
     workers: Any,
     client_for: Callable[[str], APIClient],
     submit: Callable[..., Any],
