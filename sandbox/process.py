@@ -1,0 +1,104 @@
+"""A running sandboxed command: its slot, its staged files, and how to end all of it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+from pathlib import Path
+
+from .cgroups import SlotCgroups
+from .slots import Slot, kill_uid, processes_of
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class SandboxedProcess:
+    """A running sandboxed command; ``close()`` kills all of it and cleans up."""
+
+    def __init__(
+        self,
+        popen: subprocess.Popen[bytes],
+        slot: Slot,
+        workdir: Path,
+        cgroups: SlotCgroups | None = None,
+        cpu_limit_s: float = 60.0,
+    ) -> None:
+        self.popen = popen
+        self.slot = slot
+        self.workdir = workdir
+        self.cgroups = cgroups
+        # The CPU-time rlimit it was started with: it counts for the process's whole life, across games.
+        self.cpu_limit_s = cpu_limit_s
+        self._closed = False
+        self._lock = threading.Lock()
+
+    @property
+    def uid(self) -> int:
+        return self.slot.uid
+
+    def hit_memory_limit(self) -> bool:
+        """Whether the slot's memory cgroup refused memory since the start (False without cgroups)."""
+        return self.cgroups is not None and self.cgroups.hit_memory_limit(self.slot.uid)
+
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by the bot and whatever it started (0 once closed)."""
+        with self._lock:
+            return 0.0 if self._closed else cpu_seconds_of_uid(self.slot.uid)
+
+    def kill(self) -> None:
+        """Kill every process of the bot (pipes stay open: readers see end of file)."""
+        with self._lock:
+            # Once closed, the slot may already belong to another bot.
+            if not self._closed:
+                self._kill_all()
+
+    def _kill_all(self) -> None:
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        # --new-session puts the bot in its own session, out of reach of
+        # killpg; every process of the slot uid is the bot's, so kill those.
+        kill_uid(self.slot.uid)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._kill_all()
+            except BaseException:
+                self.slot.release()
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                raise
+        try:
+            self.popen.wait(timeout=5)
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+        finally:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            if self.cgroups is not None:
+                self.cgroups.remove(self.slot.uid)
+            self.slot.release()
+
+
+def cpu_seconds_of_uid(uid: int) -> float:
+    """CPU time (user and system) of the live processes of ``uid``: a sandbox slot's bot and its children."""
+    total = 0
+    for pid in processes_of(uid):
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # After the command name, utime and stime are the 12th and 13th fields (14 and 15 of proc(5)).
+        total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
