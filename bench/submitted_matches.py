@@ -91,7 +91,7 @@ def main() -> None:
     from rich.progress import Progress
 
     from arena import runner
-    from arena.models import Player
+    from arena.models import Match, Player
     from botclient.match import play_with_sessions
     from games.part_du_chef import State
     from games.part_du_chef.bots import get_bot
@@ -108,6 +108,8 @@ def main() -> None:
     try:
         port = int(server.stdout.readline())  # type: ignore[union-attr]  # stdout=PIPE, never None
         owner, _ = User.objects.get_or_create(username="bench-owner")
+        # An earlier run's bots and their validation games: this run starts from none.
+        Match.objects.filter(seats__player__name__startswith="bench-kit-").delete()
         SubmittedBot.objects.filter(player__name__startswith="bench-kit-").delete()
         Player.objects.filter(name__startswith="bench-kit-").delete()
         validation: dict[str, float] = {}

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from .cgroups import SlotCgroups
-from .slots import Slot, kill_uid, processes_of
+from .slots import Slot, kill_uid
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -91,14 +91,21 @@ class SandboxedProcess:
 
 
 def cpu_seconds_of_uid(uid: int) -> float:
-    """CPU time (user and system) of the live processes of ``uid``: a sandbox slot's bot and its children."""
+    """CPU time (user and system) of the live processes of ``uid``: a sandbox slot's bot and its children.
+
+    A process directory in /proc belongs to the process's effective uid: one stat per process, not a read.
+    """
     total = 0
-    for pid in processes_of(uid):
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
         try:
-            with open(f"/proc/{pid}/stat") as fh:
+            if entry.stat().st_uid != uid:
+                continue
+            with open(f"/proc/{entry.name}/stat") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
-            continue
+            continue  # exited meanwhile
         # After the command name, utime and stime are the 12th and 13th fields (14 and 15 of proc(5)).
         total += int(fields[11]) + int(fields[12])
     return total / CLOCK_TICKS

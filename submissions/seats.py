@@ -92,11 +92,13 @@ def open_session(version: BotVersion) -> BotSession:
     else:
         box = get_sandbox()
         box.check()  # before anything of the upload is touched
-        data = version.bundle
-        if data is None:
-            data = BotVersion.objects.values_list("bundle", flat=True).get(pk=version.pk)
-        assert data is not None  # an upload keeps its bundle (it is saved with it)
-        files = bundles.materialize(version.filename, bytes(data), version.bundle_sha256, box)
+        files = bundles.prepared(version.bundle_sha256)  # the bundle is read only the first time on a machine
+        if files is None:
+            data = version.bundle
+            if data is None:
+                data = BotVersion.objects.values_list("bundle", flat=True).get(pk=version.pk)
+            assert data is not None  # an upload keeps its bundle (it is saved with it)
+            files = bundles.materialize(version.filename, bytes(data), version.bundle_sha256, box)
         session = SandboxedBot(files, sandbox=box, reuse_key=("version", version.id), **limits)
     session.version_id = version.id
     return session
