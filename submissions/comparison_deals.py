@@ -26,6 +26,7 @@ reason, and so is the comparison, saying which deal and why (the deals done keep
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,6 +36,7 @@ from django.utils import timezone
 
 from arena.dispatch import send_on_commit
 from arena.leases import Lease
+from common.outages import retrying
 from common.task_names import TaskName
 from games.part_du_chef.comparison import DealScores, Stopping, score_deal, settle, summarize
 from games.part_du_chef.simulation import Estimate
@@ -56,6 +58,7 @@ COMPARE_TIME_LIMIT_SECONDS = 3600.0
 # deal is taken over only once its worker is surely gone.
 DEAL_TIME_LIMIT_SECONDS = 900.0
 DEAL_MAX_ATTEMPTS = 3
+OUTAGE_RETRY_SECONDS = 60.0
 
 DEAL_LEASE = Lease(
     model=ComparisonDeal,
@@ -146,8 +149,11 @@ def play_deal(deal_id: int) -> str:
             return "retried"
         fail_deal(deal_id, attempt, f"failed {attempt} times; the last: {error}")
         return "failed"
-    players = len(comparison.opponents) + 1
-    return record_deal(deal_id, attempt, score_deal(games, players, deal.seed))
+    scores = score_deal(games, len(comparison.opponents) + 1, deal.seed)
+    # A database or broker outage does not lose a deal played: the transaction is tried again (fenced, so
+    # a first try that did commit makes the next one find its deal recorded).
+    until = time.monotonic() + OUTAGE_RETRY_SECONDS
+    return retrying(lambda: record_deal(deal_id, attempt, scores), until=until, what=f"recording deal {deal_id}")
 
 
 def record_deal(deal_id: int, attempt: int, scores: DealScores) -> str:
