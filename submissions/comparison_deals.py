@@ -160,9 +160,10 @@ def record_deal(deal_id: int, attempt: int, scores: DealScores) -> str:
     """Store the deal's result (once: fenced by its attempt) and move the comparison on, in one transaction."""
     with transaction.atomic():
         comparison_id = ComparisonDeal.objects.values_list("comparison_id", flat=True).get(pk=deal_id)
-        # Lock order: the comparison's row first, then its deals' (every transaction touching both).
+        # Lock order: the comparison's row first, then its deals' (every transaction touching both). Its
+        # row only: the versions, bots and players read with it are not locked.
         comparison = (
-            BotComparison.objects.select_for_update()
+            BotComparison.objects.select_for_update(of=("self",))
             .select_related("version__bot__player", "against__bot__player")
             .get(pk=comparison_id)
         )
