@@ -10,8 +10,9 @@ game that ended cleanly and waits here for its next one.  A kept process is hand
   process, across its games: a fresh process starts before it could run out mid-game),
 * within ``idle_s`` of its last game; a reaper thread closes the rest, freeing their slots.
 
-Every kept process holds a sandbox slot (its uid), so at most ``capacity`` are kept, and the sandbox
-closes the oldest when it needs a slot for a new bot.
+While it idles, a kept process lends its sandbox slot (its uid): any worker process that needs a slot
+takes a free one first and a lent one only when none is free, killing the idle process (sandbox.slots).
+So keeping never makes a bot wait for a slot; at most ``capacity`` are kept per process (their memory).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from .process import SandboxedProcess
+
+# How often the reaper looks for kept processes killed by a claimer of their lent slot.
+LOST_CHECK_S = 1.0
 
 
 @dataclass
@@ -55,21 +59,19 @@ class KeptProcesses:
 
     def take(self, key: Hashable, deal: int | None) -> tuple[SandboxedProcess, frozenset[int], int] | None:
         """A kept process for ``key`` that never played ``deal``, with the deals and games it played."""
-        stale: list[_Kept] = []
-        found: _Kept | None = None
-        with self._lock:
-            for entry in list(self._kept):
-                if entry.process.popen.poll() is not None:
-                    self._kept.remove(entry)
-                    stale.append(entry)
-                elif found is None and entry.key == key and (deal is None or deal not in entry.deals):
-                    self._kept.remove(entry)
-                    found = entry
-        for entry in stale:
-            entry.process.close()
-        if found is None:
-            return None
-        return found.process, found.deals, found.games
+        while True:
+            found: _Kept | None = None
+            with self._lock:
+                for entry in self._kept:
+                    if entry.key == key and (deal is None or deal not in entry.deals):
+                        self._kept.remove(entry)
+                        found = entry
+                        break
+            if found is None:
+                return None
+            if found.process.reclaim_slot() and found.process.popen.poll() is None:
+                return found.process, found.deals, found.games
+            found.process.close()  # its slot went to another bot, which killed it; or it exited
 
     def give(self, key: Hashable, process: SandboxedProcess, deals: frozenset[int], games: int) -> bool:
         """Keep ``process`` for the next game of ``key``; False (and the process closed) when it may not be."""
@@ -78,6 +80,7 @@ class KeptProcesses:
             or games >= self.max_games
             or process.popen.poll() is not None
             or process.cpu_seconds() >= process.cpu_limit_s * self.cpu_share
+            or not process.lend_slot()
         ):
             process.close()
             return False
@@ -90,15 +93,6 @@ class KeptProcesses:
             self._wake.notify()
         for entry in evicted:
             entry.process.close()
-        return True
-
-    def evict_oldest(self) -> bool:
-        """Close the longest-idle kept process (its slot is wanted by a new bot); False if none is kept."""
-        with self._lock:
-            if not self._kept:
-                return False
-            entry = self._kept.pop(0)
-        entry.process.close()
         return True
 
     def close_all(self) -> None:
@@ -119,11 +113,16 @@ class KeptProcesses:
                     self._reaper = None
                     return
                 now = time.monotonic()
-                expired = [entry for entry in self._kept if now - entry.idle_since >= self.idle_s]
+                # Idle too long, or killed by a claimer that took its lent slot: its mark goes with it.
+                expired = [
+                    entry
+                    for entry in self._kept
+                    if now - entry.idle_since >= self.idle_s or entry.process.popen.poll() is not None
+                ]
                 for entry in expired:
                     self._kept.remove(entry)
                 if not expired:
                     oldest = min(entry.idle_since for entry in self._kept)
-                    self._wake.wait(timeout=max(0.05, oldest + self.idle_s - now))
+                    self._wake.wait(timeout=min(LOST_CHECK_S, max(0.05, oldest + self.idle_s - now)))
             for entry in expired:
                 entry.process.close()

@@ -51,9 +51,19 @@ class SandboxedProcess:
     def kill(self) -> None:
         """Kill every process of the bot (pipes stay open: readers see end of file)."""
         with self._lock:
-            # Once closed, the slot may already belong to another bot.
-            if not self._closed:
+            # Once closed (or its slot lent), the slot may already belong to another bot.
+            if not self._closed and self.slot.held:
                 self._kill_all()
+
+    def lend_slot(self) -> bool:
+        """While it idles between games (sandbox.kept), its slot may go to a bot that needs one."""
+        with self._lock:
+            return not self._closed and self.slot.lend()
+
+    def reclaim_slot(self) -> bool:
+        """Hold its slot again before its next game; False if a claimer took it (and killed it)."""
+        with self._lock:
+            return not self._closed and self.slot.reclaim()
 
     def _kill_all(self) -> None:
         try:
@@ -67,6 +77,10 @@ class SandboxedProcess:
     def close(self) -> None:
         with self._lock:
             if self._closed:
+                return
+            if not self.slot.reclaim():
+                self._closed = True
+                self._close_without_slot()
                 return
             self._closed = True
             try:
@@ -88,6 +102,24 @@ class SandboxedProcess:
             if self.cgroups is not None:
                 self.cgroups.remove(self.slot.uid)
             self.slot.release()
+
+    def _close_without_slot(self) -> None:
+        """A lent slot was taken by another bot, which killed this idle process with every process of the
+        uid: only our own child is left to reap; the uid, its cgroups and staging are the new holder's."""
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)  # our unreaped child: the pid cannot be anyone else's
+        except ProcessLookupError:
+            pass
+        try:
+            self.popen.wait(timeout=5)
+        finally:
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+            self.slot.give_up()
 
 
 def cpu_seconds_of_uid(uid: int) -> float:

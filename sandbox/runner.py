@@ -349,15 +349,6 @@ class Sandbox:
         self._own_process()
         return self.kept.give(key, process, deals, games)
 
-    def _acquire_slot(self) -> Slot:
-        # A kept process idles on a slot: give it up before waiting for another bot to finish.
-        while True:
-            try:
-                return self.pool.acquire(wait_s=0)
-            except SandboxUnavailable:
-                if not self.kept.evict_oldest():
-                    return self.pool.acquire()
-
     def _spawn(
         self,
         files: Path,
@@ -366,7 +357,7 @@ class Sandbox:
         limits: SandboxLimits | None = None,
         ro_binds: tuple[str, ...] = (),
     ) -> SandboxedProcess:
-        slot = self._acquire_slot()
+        slot = self.pool.acquire()
         try:
             workdir = self.stage(slot, files)
         except BaseException:

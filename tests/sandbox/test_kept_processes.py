@@ -14,7 +14,7 @@ from botclient.match import MatchPlay, play_with_sessions
 from games.part_du_chef import State
 from games.part_du_chef.bots import get_bot
 from sandbox import Sandbox
-from sandbox.slots import processes_of
+from sandbox.slots import SlotPool, processes_of
 
 from .conftest import STARTER_KITS, TEST_BASE_UID, TEST_SLOTS
 
@@ -147,3 +147,28 @@ def test_a_kept_process_that_writes_between_games_is_replaced(sandbox, tmp_path)
     assert first.forfeited[0] is False and second.forfeited[0] is False
     assert said == "game 1 of this process"
     sandbox.kept.close_all()
+
+
+def test_an_idle_kept_process_lends_its_slot_to_a_bot_that_finds_no_free_one(sandbox, tmp_path):
+    sandbox.kept.close_all()
+    files = counting_bot(tmp_path / "counting")
+    play_one(sandbox, files, 1)
+    (kept,) = sandbox.kept.processes()
+    # Another worker process claims slots: every free one first, the kept process's last.
+    other = SlotPool(sandbox.pool.lock_dir, TEST_BASE_UID, TEST_SLOTS)
+    claimed = [other.acquire(wait_s=0) for _ in range(TEST_SLOTS)]
+    try:
+        assert [slot.index for slot in claimed][-1] == kept.slot.index
+        assert kept.slot.index not in [slot.index for slot in claimed[:-1]]
+        assert kept.popen.wait(timeout=20) is not None  # the claimer killed the idle process
+        for slot in claimed[:-1]:
+            slot.release()
+        # Its next game starts a fresh process on a free slot; the claimer's slot is left alone.
+        assert play_one(sandbox, files, 2)[1] == "game 1 of this process"
+        assert claimed[-1].held
+    finally:
+        for slot in claimed:
+            slot.release()
+    sandbox.kept.close_all()
+    for uid in range(TEST_BASE_UID, TEST_BASE_UID + TEST_SLOTS):
+        assert processes_of(uid) == []
