@@ -84,6 +84,13 @@ def report(match: Match, player: Player, message_id: int) -> ChatReport:
         return ChatReport.objects.get(message=message, reporter=player)
 
 
+def reported_by(player: Player, message_ids: list[int]) -> set[int]:
+    """Which of these messages this reader has reported."""
+    return set(
+        ChatReport.objects.filter(reporter=player, message_id__in=message_ids).values_list("message_id", flat=True)
+    )
+
+
 def _announce(match_id: int) -> None:
     """The table's live channel hears that the chat moved, once the message is stored; no text in it."""
     events.send_on_commit(events.table_channel(match_id), {"type": "chat"})

@@ -30,10 +30,18 @@ def messages(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     player = _person(request)
     shown = list(chat.readable(match, player).order_by("-id")[:SHOWN])[::-1]
+    # What this reader reported stays marked whenever the log is drawn again (a live update, a reload).
+    reported = chat.reported_by(player, [m.id for m in shown]) if player is not None else set()
     return render(
         request,
         "web/_chat.html",
-        {"match": match, "chat": shown, "me": player, "channel": chat.channel_of(match, player)},
+        {
+            "match": match,
+            "chat": shown,
+            "me": player,
+            "reported": reported,
+            "channel": chat.channel_of(match, player),
+        },
     )
 
 

@@ -48,7 +48,11 @@
       fetch(button.dataset.url, {
         method: "POST", credentials: "same-origin",
         headers: { "X-Requested-With": "fetch", "X-CSRFToken": token ? token.value : "" },
-      }).then(function (r) { if (r.ok) { button.replaceWith(document.createTextNode(box.dataset.reported)); } });
+      }).then(function (r) {
+        if (!r.ok) return;
+        button.replaceWith(document.createTextNode(box.dataset.reported));
+        load(); // a log drawn by a request sent before the report would show its button again
+      });
     }
   });
 
