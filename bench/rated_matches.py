@@ -197,7 +197,7 @@ def drive_replay(args: argparse.Namespace) -> dict[str, Any]:
     if verify is not None:
         players = len(verify(GAME))  # raises if the ratings do not follow from the ledger
     else:
-        replayed = ledger.replay_ledger(GAME)
+        replayed: dict[int, Any] = dict(ledger.replay_ledger(GAME))  # (rating, games) in that tree
         stored = {row.player_id: (row.rating, row.games) for row in Rating.objects.filter(game=GAME)}
         if replayed != stored:
             raise SystemExit(f"{args.label}: the stored ratings differ from the replayed ledger")
