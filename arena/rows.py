@@ -10,13 +10,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection, models
+import psycopg
+from django.db import connection, models, transaction
 
 
 def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]) -> int:
     """Write `fields` of `rows` (saved instances of `model`) in one statement; returns the rows updated."""
     if not rows:
         return 0
+    sql, params = update_statement(model, rows, fields)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
+
+
+def update_statement(
+    model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """The UPDATE ... FROM (VALUES ...) of `update_rows` and its parameters, to run with others (`run_together`)."""
     quote = connection.ops.quote_name
     meta = model._meta
     columns: list[models.Field[Any, Any]] = []
@@ -43,6 +54,31 @@ def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields:
         f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row_sql] * len(rows))}) "
         f"AS new ({', '.join(names)}) WHERE {table}.{quote(pk.column)} = new.pk"
     )
+    return sql, params
+
+
+def run_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+    """Run several statements in one round trip to PostgreSQL, in order; the rows each one returned.
+
+    With client-side binding (psycopg's ClientCursor, Django's default) they go as one simple query,
+    which PostgreSQL runs in order and, outside a transaction, as one implicit transaction: a lock
+    taken by an earlier statement is held by the later ones, and an error undoes them all. Otherwise
+    (server-side binding takes one statement at a time) they run one by one in one transaction.
+    Placeholders are `%s`; a literal percent sign is written `%%`.
+    """
+    if not statements:
+        return []
+    results: list[list[tuple[Any, ...]]] = []
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return int(cursor.rowcount)
+        if isinstance(cursor.cursor, psycopg.ClientCursor):
+            cursor.execute("; ".join(sql for sql, _ in statements), [p for _, params in statements for p in params])
+            for index in range(len(statements)):
+                if index:
+                    cursor.nextset()
+                results.append(list(cursor.fetchall()) if cursor.description else [])
+            return results
+        with transaction.atomic():
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                results.append(list(cursor.fetchall()) if cursor.description else [])
+    return results

@@ -22,7 +22,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from arena import runner
-from arena.claims import MATCH_LEASE, claim_batch, claim_group, give_back, release_after_error
+from arena.claims import (
+    MATCH_LEASE,
+    Claimed,
+    claim_and_read,
+    claim_group,
+    give_back,
+    glance,
+    mark_unsent,
+    release_after_error,
+)
 from arena.models import Match, MatchSeat
 from arena.rows import update_rows
 from botclient.lockstep import Lockstep
@@ -172,15 +181,24 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
     # Retries stop well before the leases run out (and before the task's soft time limit).
     until = time.monotonic() + MATCH_LEASE.lease_seconds() * _RETRY_SHARE
-    grouped = retrying(lambda: _deal_group_of(match_id), until=until, what=f"reading match {match_id}")
-    if grouped:
+    # Most tasks of a batch find their match played already, or being played: one plain read says so.
+    seen = retrying(lambda: glance(match_id), until=until, what=f"reading match {match_id}")
+    if seen is None:
+        return "not claimed"
+    if seen.grouped:
         return run_deal(match_id)
-    claimed = retrying(lambda: claim_batch(match_id, extra), until=until, what=f"claiming match {match_id}")
-    return _play_or_give_back(match_id, claimed, until, _play_claimed)
+    if seen.over:
+        return "not claimed"
+    if seen.held and retrying(lambda: mark_unsent(match_id), until=until, what=f"marking match {match_id}"):
+        return "not claimed"
+    claimed = retrying(lambda: claim_and_read(match_id, extra), until=until, what=f"claiming match {match_id}")
+    return _play_or_give_back(match_id, claimed.claims, until, partial(_play_claimed, claimed))
 
 
-def _play_claimed(match_id: int, attempts: dict[int, int], until: float) -> str:
-    matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
+def _play_claimed(claimed: Claimed, match_id: int, attempts: dict[int, int], until: float) -> str:
+    matches, seats = claimed.matches, claimed.seats
+    if any(pk not in matches for pk in attempts):  # a match without seats: read as they are
+        matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
     # A batch's results wait for its last game: they are held back at most about this long.
     budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
     # The task's own match first: it is the one its message asked for.
@@ -314,10 +332,6 @@ def _settle(
     for item in batch:
         outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
     return outcome.get(match_id, "not claimed")
-
-
-def _deal_group_of(match_id: int) -> bool:
-    return Match.objects.filter(pk=match_id, deal_group__isnull=False).exists()
 
 
 def _read(ids: list[int]) -> tuple[dict[int, Match], dict[int, list[MatchSeat]]]:
