@@ -7,19 +7,18 @@ attempt. Only the holder of the current attempt can commit a result.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Model as DjangoModel
 from django.utils import timezone
 
 from arena.dispatch import send_on_commit
 from arena.leases import Lease
 from arena.models import Match, MatchSeat, Player
+from arena.rows import instance, select_columns
 from common.task_names import TaskName
 
 MATCH_LEASE = Lease(
@@ -132,46 +131,26 @@ def claim_and_read(match_id: int, extra: int) -> Claimed:
     One round trip instead of three (claim, matches, seats); the rows are made into model
     instances directly (`Model.from_db`), without a queryset per batch.
     """
-    models = (Match, MatchSeat, Player)
     read = (
-        f"SELECT won.id, won.attempt, {_columns('won', Match)}, {_columns('seat', MatchSeat)},"
-        f" {_columns('player', Player)} FROM won"
+        f"SELECT won.id, won.attempt, {select_columns('won', Match)}, {select_columns('seat', MatchSeat)},"
+        f" {select_columns('player', Player)} FROM won"
         " JOIN arena_matchseat seat ON seat.match_id = won.id JOIN arena_player player ON player.id = seat.player_id"
         " ORDER BY won.id, seat.seat"
     )
     won, exhausted, rows = MATCH_LEASE.claim_and_read(match_id, extra, BUILTIN_ONLY, read)
     if exhausted is not None:
         give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
+    match_end = 2 + len(Match._meta.concrete_fields)
+    seat_end = match_end + len(MatchSeat._meta.concrete_fields)
     matches: dict[int, Match] = {}
     seats: dict[int, list[MatchSeat]] = {}
     for row in rows:
-        start = 2
-        made = []
-        for model in models:
-            fields = model._meta.concrete_fields
-            made.append(_instance(model, fields, row[start : start + len(fields)]))
-            start += len(fields)
-        match, seat, player = made
-        assert isinstance(match, Match) and isinstance(seat, MatchSeat) and isinstance(player, Player)
-        match = matches.setdefault(match.pk, match)
-        seat.player = player
+        match = matches.get(row[0]) or matches.setdefault(row[0], instance(Match, row[2:match_end]))
+        seat = instance(MatchSeat, row[match_end:seat_end])
+        seat.player = instance(Player, row[seat_end:])
         seat.match = match
         seats.setdefault(match.pk, []).append(seat)
     return Claimed(list(won), matches, seats)
-
-
-def _columns(alias: str, model: type[DjangoModel]) -> str:
-    return ", ".join(f"{alias}.{connection.ops.quote_name(field.column)}" for field in model._meta.concrete_fields)
-
-
-def _instance(model: type[DjangoModel], fields: Sequence[Any], values: Sequence[Any]) -> DjangoModel:
-    """A model instance from its columns' raw values, converted as a queryset would (JSON decoded)."""
-    converted = []
-    for field, value in zip(fields, values, strict=True):
-        for convert in field.get_db_converters(connection):
-            value = convert(value, None, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [field.attname for field in fields], converted)
 
 
 def claim_group(match_id: int) -> list[tuple[int, int]]:

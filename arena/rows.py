@@ -8,10 +8,12 @@ columns' own types.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from django.db import connection, models, transaction
+
+ModelT = TypeVar("ModelT", bound=models.Model)
 
 
 def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]) -> int:
@@ -55,6 +57,40 @@ def update_statement(
         f"AS new ({', '.join(names)}) WHERE {table}.{quote(pk.column)} = new.pk"
     )
     return sql, params
+
+
+def insert_statement(
+    model: type[models.Model], rows: Sequence[models.Model], *, on_conflict: str = ""
+) -> tuple[str, list[Any]]:
+    """One INSERT ... VALUES of new `rows` (every column but the primary key, `auto_now` ones filled as
+    `save` fills them), to run with others (`run_together`); `on_conflict` is appended as is."""
+    meta = model._meta
+    columns = [field for field in meta.concrete_fields if not field.primary_key]
+    params: list[Any] = []
+    for row in rows:
+        for field in columns:
+            params.append(field.get_db_prep_save(field.pre_save(row, True), connection))
+    row_sql = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
+    sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({names}) VALUES {', '.join([row_sql] * len(rows))}"
+    return (f"{sql} {on_conflict}" if on_conflict else sql), params
+
+
+def select_columns(alias: str, model: type[models.Model]) -> str:
+    """Every column of `model` under `alias`, in the order `instance` takes them."""
+    return ", ".join(f"{alias}.{connection.ops.quote_name(field.column)}" for field in model._meta.concrete_fields)
+
+
+def instance(model: type[ModelT], values: Sequence[Any]) -> ModelT:
+    """A model instance from the raw values of `select_columns`, converted as a queryset would (JSON decoded),
+    without a queryset's per-query work."""
+    fields = model._meta.concrete_fields
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        # What Field.get_db_converters gives a queryset: the field's own from_db_value, if it has one.
+        convert = getattr(field, "from_db_value", None)
+        converted.append(value if convert is None else convert(value, None, connection))
+    return model.from_db(connection.alias, [field.attname for field in fields], converted)
 
 
 def run_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:

@@ -33,11 +33,11 @@ from arena.claims import (
     release_after_error,
 )
 from arena.models import Match, MatchSeat
-from arena.rows import update_rows
+from arena.rows import run_together, update_statement
 from botclient.lockstep import Lockstep
 from common.outages import OUTAGES, retrying
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
-from ratings.ledger import GameResult, rate
+from ratings.ledger import GameResult, rate_deferred
 from results.signals import match_committed
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
         ours = [item for item in batch if current.get(item.match.pk) == (item.attempt, Match.Status.RUNNING)]
         if not ours:
             return set()
-        changes = rate(
+        changes, writes = rate_deferred(
             [
                 GameResult(
                     match=item.match,
@@ -142,13 +142,22 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
             match.lease_expires_at = None
             match.error = ""
             match.finished_at = finished_at
-        update_rows(
-            Match, [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
-        )
-        update_rows(
-            MatchSeat,
-            [seat for item in ours for seat in item.seats],
-            ["score", "rank", "forfeited", "rating_before", "rating_after"],
+        # The ratings' writes (ledger rows first: a second rating fails there), then the matches and
+        # seats: one round trip for all of them.
+        run_together(
+            [
+                *writes,
+                update_statement(
+                    Match,
+                    [item.match for item in ours],
+                    ["status", "record", "lease_expires_at", "error", "finished_at"],
+                ),
+                update_statement(
+                    MatchSeat,
+                    [seat for item in ours for seat in item.seats],
+                    ["score", "rank", "forfeited", "rating_before", "rating_after"],
+                ),
+            ]
         )
         for item in ours:
             # The features above (tournaments, submitted bots) write in this same transaction.
