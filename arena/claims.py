@@ -55,27 +55,18 @@ class Glance:
     """A match's state as one plain read saw it (no lock): enough to skip a task that has nothing to do."""
 
     over: bool  # finished or failed: nothing will ever change it again
-    held: bool  # running under a live lease: another task's batch has it
     grouped: bool  # a table of a duplicate deal (claimed with its deal)
 
 
 def glance(match_id: int) -> Glance | None:
     """One statement, no transaction; None if there is no such match."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT status, lease_expires_at, deal_group IS NOT NULL FROM arena_match WHERE id = %s", [match_id]
-        )
+        cursor.execute("SELECT status, deal_group IS NOT NULL FROM arena_match WHERE id = %s", [match_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    status, lease, grouped = row
-    held = status == Match.Status.RUNNING and lease is not None and lease >= timezone.now()
-    return Glance(status in (Match.Status.FINISHED, Match.Status.FAILED), held, bool(grouped))
-
-
-def mark_unsent(match_id: int) -> bool:
-    """If another task's batch holds match_id, mark its message used up (see `give_back`); else False."""
-    return MATCH_LEASE.mark_unsent(match_id)
+    status, grouped = row
+    return Glance(status in (Match.Status.FINISHED, Match.Status.FAILED), bool(grouped))
 
 
 def claim_match(match_id: int) -> int | None:

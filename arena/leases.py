@@ -139,7 +139,9 @@ class Lease:
             statements.append((f"WITH won AS ({update}) {read}", update_params))
         else:
             statements.append((update, update_params))
-        results = run_together(statements)
+        # Not durable: a claim that a crash of PostgreSQL undoes had no result committed on it (a result's
+        # commit is synchronous and flushes the log up to itself); its match is simply queued again.
+        results = run_together(statements, durable=False)
         if not results[0]:
             return [], None, []
         status, attempt, lease_at = results[0][0]
@@ -152,18 +154,6 @@ class Lease:
         if attempt >= max_attempts and (status == self.queued or stuck):
             return won, attempt, rows
         return won, None, rows
-
-    def mark_unsent(self, pk: int) -> bool:
-        """One statement: if `pk` is held under a live lease (another task's batch has it), mark its message
-        used up (`unsent_field`) and say so; False when it is not held (the caller claims it then)."""
-        assert self.unsent_field is not None
-        now = timezone.now()
-        return (
-            self.model._default_manager.filter(pk=pk, status=self.running, lease_expires_at__gte=now).update(
-                **{self.unsent_field: True}
-            )
-            == 1
-        )
 
     def unclaim(self, claims: Sequence[tuple[int, int]], *, resend: Collection[int] = ()) -> list[int]:
         """Give back rows claimed but never started: queued again with the attempt each had before.

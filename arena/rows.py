@@ -1,8 +1,10 @@
-"""Writing many rows' fields in one UPDATE ... FROM (VALUES ...): what bulk_update does, at a fraction of its cost.
+"""Writing many rows in few round trips: UPDATE ... FROM (VALUES ...), INSERT ... VALUES, several statements at once.
 
 Django's bulk_update builds one CASE WHEN expression per field and row, which costs more CPU than
 the rest of a batch of match results together; here the values go in as one VALUES list with the
-columns' own types.
+columns' own types. A play task's claim and a batch's commit are mostly round trips to PostgreSQL,
+so `run_together` sends several statements in one, and `instance` makes model instances from rows
+a statement returned, without a queryset.
 """
 
 from __future__ import annotations
@@ -93,8 +95,15 @@ def instance(model: type[ModelT], values: Sequence[Any]) -> ModelT:
     return model.from_db(connection.alias, [field.attname for field in fields], converted)
 
 
-def run_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+def run_together(
+    statements: Sequence[tuple[str, Sequence[Any]]], *, durable: bool = True
+) -> list[list[tuple[Any, ...]]]:
     """Run several statements in one round trip to PostgreSQL, in order; the rows each one returned.
+
+    `durable=False`, outside any transaction: their transaction's commit does not wait for the disk
+    (`synchronous_commit` off for it alone). Only for writes that a crash of PostgreSQL itself may
+    undo without harm (a claim, a mark): any later synchronous commit flushes the log up to itself,
+    so such a write is lost only with what was not committed yet anyway.
 
     With client-side binding (psycopg's ClientCursor, Django's default) they go as one simple query,
     which PostgreSQL runs in order and, outside a transaction, as one implicit transaction: a lock
@@ -104,6 +113,8 @@ def run_together(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[t
     """
     if not statements:
         return []
+    if not durable and not connection.in_atomic_block:
+        return run_together([("SET LOCAL synchronous_commit TO off", []), *statements])[1:]
     results: list[list[tuple[Any, ...]]] = []
     with connection.cursor() as cursor:
         if isinstance(cursor.cursor, psycopg.ClientCursor):

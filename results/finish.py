@@ -29,7 +29,6 @@ from arena.claims import (
     claim_group,
     give_back,
     glance,
-    mark_unsent,
     release_after_error,
 )
 from arena.models import Match, MatchSeat
@@ -190,16 +189,14 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
     # Retries stop well before the leases run out (and before the task's soft time limit).
     until = time.monotonic() + MATCH_LEASE.lease_seconds() * _RETRY_SHARE
-    # Most tasks of a batch find their match played already, or being played: one plain read says so.
+    # Most tasks of a batch find their match played already: one plain read says so, and they stop there.
+    # One that finds it held by another batch still claims (marking its message used up) and takes
+    # other queued matches with it, so both workers play.
     seen = retrying(lambda: glance(match_id), until=until, what=f"reading match {match_id}")
-    if seen is None:
+    if seen is None or (seen.over and not seen.grouped):
         return "not claimed"
     if seen.grouped:
         return run_deal(match_id)
-    if seen.over:
-        return "not claimed"
-    if seen.held and retrying(lambda: mark_unsent(match_id), until=until, what=f"marking match {match_id}"):
-        return "not claimed"
     claimed = retrying(lambda: claim_and_read(match_id, extra), until=until, what=f"claiming match {match_id}")
     return _play_or_give_back(match_id, claimed.claims, until, partial(_play_claimed, claimed))
 
