@@ -57,9 +57,8 @@ def run_worker(argv: list[str]) -> None:
     round lasts until the last message is consumed, the tasks that find their match played included."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import redis
+    from celery.bin.celery import main as celery_main
     from celery.signals import task_postrun
-
-    from config.celery import app
 
     key = os.environ["BENCH_TASKS_KEY"]
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
@@ -72,7 +71,9 @@ def run_worker(argv: list[str]) -> None:
             pipe.execute()
 
     task_postrun.connect(ended, weak=False)
-    app.worker_main(["worker", *argv])
+    # As `python -m celery -A config worker ...` (a usage error exits 2 with Celery's own message).
+    sys.argv = ["celery", "-A", "config", "worker", *argv]
+    sys.exit(celery_main())
 
 
 # -- the driver: one step in one tree, its result as one JSON line on stdout --------------------------
@@ -174,6 +175,8 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
             sys.executable,
             str(Path(__file__).resolve()),
             "--worker",
+            "--tree",
+            str(_TREE),
             "--pool=prefork",
             f"--concurrency={args.concurrency}",
             "--without-gossip",
@@ -391,7 +394,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        run_worker(sys.argv[2:])
+        run_worker(sys.argv[4:])  # after `--worker --tree PATH`: the tree's path is first on sys.path (above)
     elif "--driver" in sys.argv:
         drive(sys.argv[1:])
     else:
