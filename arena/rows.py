@@ -9,8 +9,12 @@ a statement returned, without a queryset.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any, TypeVar
+from uuid import UUID
 
 import psycopg
 from django.db import connection, models, transaction
@@ -31,7 +35,12 @@ def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields:
 def update_statement(
     model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]
 ) -> tuple[str, list[Any]]:
-    """The UPDATE ... FROM (VALUES ...) of `update_rows` and its parameters, to run with others (`run_together`)."""
+    """The UPDATE of `update_rows` and its one parameter, to run with others (`run_together`).
+
+    The rows' values go in as one JSON array read by `jsonb_to_recordset` with the columns' own
+    types: one placeholder whatever the batch's size (a placeholder per value cost more to merge
+    into the query on the client than the statement took to run).
+    """
     quote = connection.ops.quote_name
     meta = model._meta
     columns: list[models.Field[Any, Any]] = []
@@ -42,40 +51,54 @@ def update_statement(
         columns.append(field)
     pk = meta.pk
     assert pk is not None
-    casts = [f"%s::{pk.db_type(connection)}"] + [f"%s::{field.db_type(connection)}" for field in columns]
-    row_sql = "(" + ", ".join(casts) + ")"
-    params: list[Any] = []
-    for row in rows:
-        params.append(pk.get_db_prep_value(row.pk, connection))
-        for field in columns:
-            params.append(field.get_db_prep_save(getattr(row, field.attname), connection))
+    values = [
+        [pk.get_prep_value(row.pk), *(field.get_prep_value(getattr(row, field.attname)) for field in columns)]
+        for row in rows
+    ]
     names = ["pk"] + [f"v{index}" for index in range(len(columns))]
+    typed = ", ".join(f"{name} {field.db_type(connection)}" for name, field in zip(names, [pk, *columns], strict=True))
     assignments = ", ".join(
         f"{quote(field.column)} = new.{name}" for field, name in zip(columns, names[1:], strict=True)
     )
     table = quote(meta.db_table)
     sql = (
-        f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row_sql] * len(rows))}) "
-        f"AS new ({', '.join(names)}) WHERE {table}.{quote(pk.column)} = new.pk"
+        f"UPDATE {table} SET {assignments} FROM jsonb_to_recordset(%s::jsonb) AS new ({typed})"
+        f" WHERE {table}.{quote(pk.column)} = new.pk"
     )
-    return sql, params
+    return sql, [_records(names, values)]
 
 
 def insert_statement(
     model: type[models.Model], rows: Sequence[models.Model], *, on_conflict: str = ""
 ) -> tuple[str, list[Any]]:
-    """One INSERT ... VALUES of new `rows` (every column but the primary key, `auto_now` ones filled as
-    `save` fills them), to run with others (`run_together`); `on_conflict` is appended as is."""
+    """One INSERT of new `rows` (every column but the primary key, `auto_now` ones filled as `save` fills
+    them, in the rows' order), to run with others (`run_together`); `on_conflict` is appended as is.
+    One parameter, as `update_statement`."""
     meta = model._meta
     columns = [field for field in meta.concrete_fields if not field.primary_key]
-    params: list[Any] = []
-    for row in rows:
-        for field in columns:
-            params.append(field.get_db_prep_save(field.pre_save(row, True), connection))
-    row_sql = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
-    sql = f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({names}) VALUES {', '.join([row_sql] * len(rows))}"
-    return (f"{sql} {on_conflict}" if on_conflict else sql), params
+    values = [[field.get_prep_value(field.pre_save(row, True)) for field in columns] for row in rows]
+    names = [f"v{index}" for index in range(len(columns))]
+    typed = ", ".join(f"{name} {field.db_type(connection)}" for name, field in zip(names, columns, strict=True))
+    targets = ", ".join(connection.ops.quote_name(field.column) for field in columns)
+    # WITH ORDINALITY: the rows go in (and take their ids) in the order given.
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({targets})"
+        f" SELECT {', '.join(names)} FROM ROWS FROM (jsonb_to_recordset(%s::jsonb) AS ({typed}))"
+        f" WITH ORDINALITY AS new ({', '.join(names)}, n) ORDER BY n"
+    )
+    return (f"{sql} {on_conflict}" if on_conflict else sql), [_records(names, values)]
+
+
+def _records(names: Sequence[str], values: Sequence[Sequence[Any]]) -> str:
+    """Rows as the JSON array of objects that jsonb_to_recordset reads (times and ids as text, which
+    PostgreSQL reads back exactly; floats in Python's shortest exact form)."""
+    return json.dumps([dict(zip(names, row, strict=True)) for row in values], default=_json_default, allow_nan=False)
+
+
+def _json_default(value: object) -> str:
+    if isinstance(value, datetime | date | UUID | Decimal):
+        return value.isoformat() if isinstance(value, datetime | date) else str(value)
+    raise TypeError(f"cannot write {type(value).__name__} through jsonb_to_recordset")
 
 
 def select_columns(alias: str, model: type[models.Model]) -> str:
