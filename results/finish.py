@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from arena import runner
@@ -45,6 +46,25 @@ _TICK = timedelta(microseconds=1)
 # Shares of the lease: how long a play task retries through an outage, and then tries to give back its claims.
 _RETRY_SHARE = 0.7
 _GIVE_BACK_SHARE = 0.08
+
+
+# The matches this process committed lately, by database. A finished match never changes again, so
+# the task that brings one of them (its own message, after another task's batch played it) ends
+# without a query, as it would after one. Bounded: a task comes soon after its batch, if ever.
+_RECENT_LIMIT = 4096
+_recent: OrderedDict[tuple[str, int], None] = OrderedDict()
+
+
+def _remember(ids: Collection[int]) -> None:
+    name = str(connection.settings_dict["NAME"])
+    for pk in sorted(ids):
+        _recent[(name, pk)] = None
+    while len(_recent) > _RECENT_LIMIT:
+        _recent.popitem(last=False)
+
+
+def _committed_here(match_id: int) -> bool:
+    return (str(connection.settings_dict["NAME"]), match_id) in _recent
 
 
 @dataclass
@@ -161,7 +181,9 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
         for item in ours:
             # The features above (tournaments, submitted bots) write in this same transaction.
             match_committed.send(sender=Match, match=item.match, seats=item.seats, played=item.played)
-    return {item.match.pk for item in ours}
+        committed = {item.match.pk for item in ours}
+        transaction.on_commit(partial(_remember, committed))
+    return committed
 
 
 def run_match(match_id: int) -> str:
@@ -185,6 +207,8 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     given back the same way once the database answers. None of this uses up an attempt; only a
     game that fails, or a lease that runs out (the worker died), does.
     """
+    if _committed_here(match_id):
+        return "not claimed"
     if extra is None:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
     # Retries stop well before the leases run out (and before the task's soft time limit).
