@@ -124,9 +124,8 @@ def claim_and_read(match_id: int, extra: int) -> Claimed:
     """
     read = (
         f"SELECT won.id, won.attempt, {select_columns('won', Match)}, {select_columns('seat', MatchSeat)},"
-        f" {select_columns('player', Player)} FROM won"
-        " JOIN arena_matchseat seat ON seat.match_id = won.id JOIN arena_player player ON player.id = seat.player_id"
-        " ORDER BY won.id, seat.seat"
+        f" {select_columns('player', Player)} FROM won LEFT JOIN (arena_matchseat seat JOIN arena_player player"
+        " ON player.id = seat.player_id) ON seat.match_id = won.id ORDER BY won.id, seat.seat"
     )
     won, exhausted, rows = MATCH_LEASE.claim_and_read(match_id, extra, BUILTIN_ONLY, read)
     if exhausted is not None:
@@ -137,10 +136,13 @@ def claim_and_read(match_id: int, extra: int) -> Claimed:
     seats: dict[int, list[MatchSeat]] = {}
     for row in rows:
         match = matches.get(row[0]) or matches.setdefault(row[0], instance(Match, row[2:match_end]))
+        match_seats = seats.setdefault(match.pk, [])
+        if row[match_end] is None:  # a match without seats (none is made so): claimed all the same
+            continue
         seat = instance(MatchSeat, row[match_end:seat_end])
         seat.player = instance(Player, row[seat_end:])
         seat.match = match
-        seats.setdefault(match.pk, []).append(seat)
+        match_seats.append(seat)
     return Claimed(list(won), matches, seats)
 
 

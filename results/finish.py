@@ -227,8 +227,6 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
 
 def _play_claimed(claimed: Claimed, match_id: int, attempts: dict[int, int], until: float) -> str:
     matches, seats = claimed.matches, claimed.seats
-    if any(pk not in matches for pk in attempts):  # a match without seats: read as they are
-        matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
     # A batch's results wait for its last game: they are held back at most about this long.
     budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
     # The task's own match first: it is the one its message asked for.
