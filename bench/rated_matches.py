@@ -8,8 +8,10 @@ message is consumed: a task that finds its match played by another task's batch 
 too, even after the last commit.
 
 In process = the same matches (same players, seeds and bots) played by `arena.runner.play` in one
-Python process, no database: the engine each tree runs (this tree's compiled build when it is
-current, see scripts/build_engine.py; a tree without one runs the pure Python engine).
+Python process, no database, each round's just before the service plays them (so both see the same
+load): the engine each tree runs (this tree's compiled build when it is current, see
+scripts/build_engine.py; a tree without one runs the pure Python engine). The ratio printed for each
+tree is the service's cost per rated match over the cost of the same game in process.
 
     python bench/rated_matches.py [--matches 600] [--rounds 3] [--players 40] [--concurrency 2]
                                   [--bots random] [--seats 2-5] [--baseline 95e61cf | --baseline none]
@@ -134,13 +136,13 @@ def drive_engine(args: argparse.Namespace) -> dict[str, Any]:
     import games.part_du_chef as package
     from arena import runner
 
-    tables = _tables(_players(), args.matches, args.seats, 0)
+    tables = _tables(_players(), args.matches, args.seats, args.round)
     started = time.perf_counter()
     for seated, seed in tables:
         runner.play(GAME, seated, seed, {})
-    rate = len(tables) / (time.perf_counter() - started)
+    seconds = time.perf_counter() - started
     engine = "compiled" if getattr(package, "_build", None) is not None else "pure Python"
-    return {"rate": rate, "engine": engine}
+    return {"games": len(tables), "seconds": seconds, "engine": engine}
 
 
 def drive_round(args: argparse.Namespace) -> dict[str, Any]:
@@ -279,7 +281,8 @@ class Tree:
         self.seconds = 0.0
         self.to_last_commit = 0.0
         self.failed = 0
-        self.engine_rate = 0.0
+        self.engine_games = 0
+        self.engine_seconds = 0.0
         self.engine = ""
 
     def run(self, driver: str, args: argparse.Namespace, **extra: object) -> dict[str, Any]:
@@ -305,6 +308,10 @@ class Tree:
     @property
     def rate(self) -> float:
         return self.matches / self.seconds
+
+    @property
+    def engine_rate(self) -> float:
+        return self.engine_games / self.engine_seconds
 
 
 def main() -> None:
@@ -349,11 +356,18 @@ def main() -> None:
             )
         for tree in trees:
             tree.run("reset", args)
-            found = tree.run("engine", args, matches=per_round)
-            tree.engine_rate, tree.engine = found["rate"], found["engine"]
-            print(f"{tree.label}: in-process engine ({tree.engine}) {tree.engine_rate:.1f} games/s", file=sys.stderr)
         for round_number in range(args.rounds):
             for tree in trees:
+                # The same games in process, just before the service plays them: both under the same load.
+                found = tree.run("engine", args, matches=per_round, round=round_number)
+                tree.engine_games += found["games"]
+                tree.engine_seconds += found["seconds"]
+                tree.engine = found["engine"]
+                print(
+                    f"{tree.label}, round {round_number + 1}: in-process engine ({tree.engine}) "
+                    f"{found['games'] / found['seconds']:.1f} games/s",
+                    file=sys.stderr,
+                )
                 found = tree.run("round", args, matches=per_round, round=round_number)
                 tree.matches += found["matches"]
                 tree.seconds += found["seconds"]
