@@ -349,7 +349,7 @@ def main() -> None:
                     f"baseline {args.baseline}",
                     old,
                     baseline_python(old),
-                    database_url("_bench_b"),
+                    database_url("_bench_b", fresh=True),
                     f"arena-bench-b-{pid}",
                     log_path(f"rated-matches-worker-b-{pid}"),
                 )
