@@ -6,8 +6,11 @@ built-in `greedy` bot, three ways, interleaved game by game:
 * in process: the kit's functions called directly (no protocol, no process);
 * uploaded: a submitted bot (the kit uploaded as one .py file, validated) played by
   `arena.runner.play` as a match task plays it: the active version looked up in the database, its
-  bundle taken from the unpack cache, a sandboxed process started, protocol v1 for every decision,
-  `end`, the sandbox torn down, the seat log assembled;
+  bundle taken from the unpack cache, its sandboxed process started for the first game and kept for
+  the next ones (the kit answers `ready` with `more_games`: docs/bot-protocol.md), protocol v1 for
+  every decision, `end`, the seat log assembled;
+* uploaded, one process per game: the same kit answering plain `ready`, so that each game starts
+  a sandboxed process and tears it down (what every uploaded bot paid before `more_games`);
 * hosted: the same kit submitted as an HTTP bot (a local server, allowed by
   ARENA_BOT_ALLOW_PRIVATE_URLS for this run), through the same runner path.
 
@@ -88,7 +91,7 @@ def main() -> None:
     from rich.progress import Progress
 
     from arena import runner
-    from arena.models import Player
+    from arena.models import Match, Player
     from botclient.match import play_with_sessions
     from games.part_du_chef import State
     from games.part_du_chef.bots import get_bot
@@ -105,12 +108,17 @@ def main() -> None:
     try:
         port = int(server.stdout.readline())  # type: ignore[union-attr]  # stdout=PIPE, never None
         owner, _ = User.objects.get_or_create(username="bench-owner")
+        # An earlier run's bots and their validation games: this run starts from none.
+        Match.objects.filter(seats__player__name__startswith="bench-kit-").delete()
         SubmittedBot.objects.filter(player__name__startswith="bench-kit-").delete()
         Player.objects.filter(name__startswith="bench-kit-").delete()
         validation: dict[str, float] = {}
         players = {}
+        one_game = KIT.read_text().replace('"more_games": True', '"more_games": False')
+        assert one_game != KIT.read_text(), "the kit no longer asks for more games: update this benchmark"
         for label, source in (
             ("uploaded", {"upload": ("bot.py", KIT.read_bytes())}),
+            ("uploaded-once", {"upload": ("bot.py", one_game.encode())}),
             ("hosted", {"endpoint": f"http://127.0.0.1:{port}/"}),
         ):
             bot = actions.create_bot(owner=owner, name=f"bench-kit-{label}", game="part-du-chef", **source)
@@ -122,7 +130,12 @@ def main() -> None:
             players[label] = Player.objects.get(pk=bot.pk)
         greedy = Player.objects.get(name="greedy")
         kit = load_kit()
-        timings: dict[str, list[float]] = {"in process": [], "uploaded (sandbox)": [], "hosted (HTTP)": []}
+        timings: dict[str, list[float]] = {
+            "in process": [],
+            "uploaded (sandbox, kept process)": [],
+            "uploaded (sandbox, process per game)": [],
+            "hosted (HTTP)": [],
+        }
         decisions: list[int] = []
         with Progress(transient=True, console=err) as progress:
             task = progress.add_task("games", total=args.games + args.unpacks)
@@ -132,7 +145,11 @@ def main() -> None:
                 play_with_sessions(state, [InProcessKit(kit), get_bot("greedy", seed=seed)])
                 timings["in process"].append((time.perf_counter() - began) * 1000)
                 decisions.append(sum(1 for action in state.to_record(["a", "b"])["actions"] if action["seat"] == 0))
-                submitted = (("uploaded (sandbox)", players["uploaded"]), ("hosted (HTTP)", players["hosted"]))
+                submitted = (
+                    ("uploaded (sandbox, kept process)", players["uploaded"]),
+                    ("uploaded (sandbox, process per game)", players["uploaded-once"]),
+                    ("hosted (HTTP)", players["hosted"]),
+                )
                 for label, player in submitted:
                     began = time.perf_counter()
                     played = runner.play("part-du-chef", [player, greedy], seed, {})
@@ -173,13 +190,14 @@ def main() -> None:
         print()
         print(
             f"{args.games} 2-player games per mode against `greedy`; the kit made {per_game_decisions:.0f} decisions "
-            f"per game (median). Validation (2 friendly games each): uploaded {validation['uploaded']:.2f} s, "
+            f"per game (median). Validation (2 friendly games each): uploaded {validation['uploaded']:.2f} s "
+            f"(process per game {validation['uploaded-once']:.2f} s), "
             f"hosted {validation['hosted']:.2f} s. Zip upload unpacked in the sandbox: median "
             f"{statistics.median(cold):.1f} ms the first time, {statistics.median(warm):.3f} ms from the cache."
         )
     else:
         for label, median, high, over, per in rows:
-            print(f"{label:20s} median {median:8.1f} ms/game  max {high:8.1f}  {over:+8.1f} ms  {per:+6.2f} ms/move")
+            print(f"{label:38s} median {median:8.1f} ms/game  max {high:8.1f}  {over:+8.1f} ms  {per:+6.2f} ms/move")
         unpacked = f"unpack cold {statistics.median(cold):.1f} ms, warm {statistics.median(warm):.3f} ms"
         print(f"validation: {validation}; {unpacked}")
 

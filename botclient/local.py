@@ -116,6 +116,8 @@ class LocalBots:
         return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
 
     def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.kept.close_all()  # bots kept for a next game that will not come
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
@@ -176,7 +178,7 @@ class LocalBots:
             self._sandbox = box
         return self._sandbox
 
-    # -- one session per game -------------------------------------------------------------------
+    # -- one session per game (a sandboxed bot that asks for it keeps its process: sandbox.kept) --
 
     def _program(self, files: Path, label: str) -> BotSession:
         session: BotSession

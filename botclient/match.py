@@ -102,7 +102,7 @@ def play_with_sessions(
         for seat, bot in enumerate(seats):
             if isinstance(bot, BotSession):
                 try:
-                    bot.start(seat, players, dict(options or {}))
+                    bot.start(seat, players, dict(options or {}), deal=state.seed)
                 except BotFailure as exc:
                     r = exc.result
                     play.moves.append(

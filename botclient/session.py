@@ -71,6 +71,12 @@ class BotSession(ABC):
         self.game = game
         self.failure: MoveResult | None = None
         self.started = False
+        # The deal (its seed) of this session's game: a process kept between games never plays one twice.
+        self.deal: int | None = None
+        # The bot answered "ready" with "more_games": true: it stays running for another game after "end".
+        self.more_games = False
+        # "end" reached the bot after a game played to its end without a failure.
+        self.ended = False
         # Called with what the bot wrote to stderr during each request (the local command's --verbose).
         self.on_stderr: Callable[[str], None] | None = None
         # The arena's bot version playing through this session (submissions), kept in the match log.
@@ -92,8 +98,13 @@ class BotSession(ABC):
 
     # -- the session -----------------------------------------------------------------
 
-    def start(self, seat: int, players: int, options: dict[str, Any] | None = None) -> None:
-        """Raises BotFailure if the bot is not ready within the start limit."""
+    def start(self, seat: int, players: int, options: dict[str, Any] | None = None, *, deal: int | None = None) -> None:
+        """Raises BotFailure if the bot is not ready within the start limit.
+
+        ``deal``: the game's seed; a bot process kept between games (``more_games``) is handed only games of
+        deals it has not played. Without it the process is not kept.
+        """
+        self.deal = deal
         began = time.monotonic()
         try:
             self._launch()
@@ -105,6 +116,7 @@ class BotSession(ABC):
         result = self._request(message, max(remaining, 0.001), "ready", began)
         if not result.ok:
             raise BotFailure(result)
+        self.more_games = result.action is not None and result.action.get("more_games") is True
         self.started = True
 
     def act(self, observation: dict[str, Any], time_ms: int | None = None) -> MoveResult:
@@ -128,10 +140,12 @@ class BotSession(ABC):
         return result
 
     def end(self, scores: list[Any], ranks: list[int]) -> None:
-        """Tell the bot the result (no reply expected), then stop it."""
+        """Tell the bot the result (no reply expected), then stop it (or keep it for another game, see StdioBot)."""
         try:
             if self.failure is None and self.started:
-                self._echo(self._exchange(end_message(scores, ranks), 0.2, reply=False).stderr)
+                got = self._exchange(end_message(scores, ranks), 0.2, reply=False)
+                self._echo(got.stderr)
+                self.ended = got.status == OK and self.failure is None
         finally:
             self.close()
 

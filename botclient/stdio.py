@@ -15,6 +15,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Hashable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Unpack
@@ -83,13 +84,19 @@ class StdioBot(BotSession):
         self._err_move = _Tail(STDERR_MOVE_CAP)
         self._err_all = _Tail(STDERR_SESSION_CAP)
         self._fds: dict[str, int] = {}
+        self._released = True
 
     def _spawn(self) -> SandboxedProcess:
         raise NotImplementedError
 
+    def _give_back(self, process: SandboxedProcess) -> bool:
+        """Keep ``process`` for another game after this one ended cleanly; False closes it."""
+        return False
+
     def _launch(self) -> None:
         if self.process is not None:
             raise RuntimeError("a bot session starts only once")
+        self._released = False
         self.process = self._spawn()
         # A whole-match wall-clock limit, enforced even if the caller stops asking.
         self._wall_timer = threading.Timer(self.wall_s, self._expire, args=(self.process,))
@@ -133,6 +140,10 @@ class StdioBot(BotSession):
         failure = self._write(encode(message), deadline)
         if failure is not None:
             return failure
+        if not reply and self.more_games:
+            # It stays for another game: what it logs from now on is not this game's.
+            self._pump(0.0)
+            return Exchange(None, OK, None, self._err_move.text())
         if not reply:
             # Let a bot that exits on "end" flush its last logs before it is killed.
             while time.monotonic() < deadline and not self._pump(deadline - time.monotonic()):
@@ -272,9 +283,44 @@ class StdioBot(BotSession):
     def _shutdown(self) -> None:
         if self._wall_timer is not None:
             self._wall_timer.cancel()
-        if self.process is not None:
+        if self.process is None or self._released:
+            return
+        self._released = True
+        self._fds = {}
+        keep = (
+            self.more_games
+            and self.ended
+            and self.failure is None
+            and not self._wall_expired
+            and not self._out  # it already wrote something nobody asked for
+            and self.process.popen.poll() is None
+        )
+        if not (keep and self._give_back(self.process)):
             self.process.close()
-            self._fds = {}
+
+
+def _quiet(process: SandboxedProcess) -> bool:
+    """Whether a kept process is alive with nothing unasked on stdout; what it logged meanwhile is dropped."""
+    popen = process.popen
+    if popen.poll() is not None or popen.stdout is None or popen.stderr is None:
+        return False
+    out, err = popen.stdout.fileno(), popen.stderr.fileno()
+    poller = select.poll()
+    poller.register(out, select.POLLIN)
+    if poller.poll(0):
+        return False  # unasked output, or end of file
+    drained = 0
+    while drained <= STDERR_MOVE_CAP * 64:  # a bot that logs without pause between games is not kept
+        try:
+            chunk = os.read(err, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        drained += len(chunk)
+    return False
 
 
 def _describe_exit(code: int | None) -> str:
@@ -312,7 +358,14 @@ class SandboxedBot(StdioBot):
     files holding a symlink or special file raise ``BundleRejected``.
     """
 
-    def __init__(self, files: str | Path, *, sandbox: Sandbox | None = None, **kwargs: Unpack[StdioLimits]) -> None:
+    def __init__(
+        self,
+        files: str | Path,
+        *,
+        sandbox: Sandbox | None = None,
+        reuse_key: Hashable = None,
+        **kwargs: Unpack[StdioLimits],
+    ) -> None:
         super().__init__(**kwargs)
         self.files = Path(files)
         if not self.files.exists():
@@ -326,9 +379,28 @@ class SandboxedBot(StdioBot):
         base = self.sandbox.config.limits
         memory = max(base.memory_bytes, self.language.run_memory_bytes or 0)
         self.run_limits = base if memory == base.memory_bytes else replace(base, memory_bytes=memory)
+        # Whose games a kept process may play next (sandbox.kept): the same owner's bot, files, command and limits.
+        self.reuse_key: Hashable = (reuse_key, str(self.files), tuple(self.argv), self.run_limits)
+        # How many games the process played before this one, and the deals of those games.
+        self.games_before = 0
+        self._deals_before: frozenset[int] = frozenset()
 
     def _spawn(self) -> SandboxedProcess:
+        while self.deal is not None:
+            kept = self.sandbox.take_kept(self.reuse_key, self.deal)
+            if kept is None:
+                break
+            process, self._deals_before, self.games_before = kept
+            if _quiet(process):
+                return process
+            process.close()  # it wrote to stdout or exited between games: a fresh process instead
+        self._deals_before, self.games_before = frozenset(), 0
         return self.sandbox.spawn(self.files, self.argv, limits=self.run_limits, ro_binds=self.language.ro_binds())
+
+    def _give_back(self, process: SandboxedProcess) -> bool:
+        if self.deal is None:
+            return False
+        return self.sandbox.keep(self.reuse_key, process, self._deals_before | {self.deal}, self.games_before + 1)
 
     @property
     def uid(self) -> int | None:

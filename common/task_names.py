@@ -18,6 +18,7 @@ class TaskName(StrEnum):
     VALIDATE_VERSION = "submissions.validate_version"
     SWEEP_VALIDATIONS = "submissions.sweep_validations"
     RUN_COMPARE = "submissions.run_compare"
+    PLAY_COMPARISON_DEAL = "submissions.play_comparison_deal"
     TOURNAMENT_ADVANCE = "tournaments.advance"
     TOURNAMENT_START = "tournaments.start"
     TOURNAMENT_TICK = "tournaments.tick"

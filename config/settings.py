@@ -187,6 +187,9 @@ ARENA_BOT_ALLOW_PRIVATE_URLS = env_bool("ARENA_BOT_ALLOW_PRIVATE_URLS", False)
 ARENA_BOT_VALIDATION_GAMES = env_int("ARENA_BOT_VALIDATION_GAMES", 2)
 # Most deals one comparison of two versions may ask for (each deal: every seat, both versions).
 ARENA_COMPARE_MAX_DEALS = min(50, env_int("ARENA_COMPARE_MAX_DEALS", 10))
+# Deals of one comparison in flight at once, each a task of its own: the workers share them out; each
+# deal that comes in sends the next until the verdict is settled (submissions/comparing.py).
+ARENA_COMPARE_PARALLEL_DEALS = max(1, env_int("ARENA_COMPARE_PARALLEL_DEALS", 4))
 # A bot forfeiting in at least this share of its last arena matches is suspended from the arena.
 ARENA_BOT_SUSPEND_WINDOW = env_int("ARENA_BOT_SUSPEND_WINDOW", 20)
 ARENA_BOT_SUSPEND_RATIO = env_float("ARENA_BOT_SUSPEND_RATIO", 0.25)

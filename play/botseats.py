@@ -60,7 +60,7 @@ def ask(version: BotVersion, state: State, seat: int, options: dict[str, object]
     session.budget.bank_ms = max(0.0, float(bank_ms))
     try:
         try:
-            session.start(seat, state.players, dict(options))
+            session.start(seat, state.players, dict(options), deal=state.seed)
         except BotFailure as exc:
             result = exc.result
         else:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .errors import BundleRejected, SandboxUnavailable
-from .runner import RunResult, Sandbox, SandboxConfig, SandboxedProcess, SandboxLimits
+from .process import SandboxedProcess
+from .runner import RunResult, Sandbox, SandboxConfig, SandboxLimits
 
 __all__ = [
     "BundleRejected",

@@ -29,12 +29,16 @@ import stat
 import subprocess
 import threading
 import uuid
+from collections.abc import Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import seccomp
 from .cgroups import SlotCgroups
 from .errors import BundleRejected, SandboxUnavailable
+from .kept import KeptProcesses
+from .process import SandboxedProcess
 from .slots import Slot, SlotPool, kill_uid
 
 MiB = 1024 * 1024
@@ -63,73 +67,14 @@ class SandboxConfig:
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     # Per-slot memory and pids cgroups: None uses them where the host allows, True requires them.
     cgroups: bool | None = None
+    # Bots' processes kept between games (sandbox.kept): at most this many (None: a third of the slots),
+    # each closed after this long without a game.
+    kept: int | None = None
+    kept_idle_s: float = 20.0
 
 
 # Read-only system paths visible inside.  Only what an interpreter needs.
 _SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
-
-
-class SandboxedProcess:
-    """A running sandboxed command; ``close()`` kills all of it and cleans up."""
-
-    def __init__(
-        self, popen: subprocess.Popen[bytes], slot: Slot, workdir: Path, cgroups: SlotCgroups | None = None
-    ) -> None:
-        self.popen = popen
-        self.slot = slot
-        self.workdir = workdir
-        self.cgroups = cgroups
-        self._closed = False
-        self._lock = threading.Lock()
-
-    @property
-    def uid(self) -> int:
-        return self.slot.uid
-
-    def hit_memory_limit(self) -> bool:
-        """Whether the slot's memory cgroup refused memory since the start (False without cgroups)."""
-        return self.cgroups is not None and self.cgroups.hit_memory_limit(self.slot.uid)
-
-    def kill(self) -> None:
-        """Kill every process of the bot (pipes stay open: readers see end of file)."""
-        with self._lock:
-            # Once closed, the slot may already belong to another bot.
-            if not self._closed:
-                self._kill_all()
-
-    def _kill_all(self) -> None:
-        try:
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        # --new-session puts the bot in its own session, out of reach of
-        # killpg; every process of the slot uid is the bot's, so kill those.
-        kill_uid(self.slot.uid)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                self._kill_all()
-            except BaseException:
-                self.slot.release()
-                shutil.rmtree(self.workdir, ignore_errors=True)
-                raise
-        try:
-            self.popen.wait(timeout=5)
-            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-                if stream is not None:
-                    try:
-                        stream.close()
-                    except OSError:
-                        pass
-        finally:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            if self.cgroups is not None:
-                self.cgroups.remove(self.slot.uid)
-            self.slot.release()
 
 
 @dataclass
@@ -148,6 +93,19 @@ class Sandbox:
         self.cgroups_missing: str | None = None
         self._checked = False
         self._check_lock = threading.Lock()
+        self._pid = -1
+        self._own_process()
+
+    def _own_process(self) -> None:
+        """Kept processes and starting threads belong to one process: a forked child (a worker's) starts anew."""
+        if self._pid == os.getpid():
+            return
+        self._pid = os.getpid()
+        capacity = self.config.kept if self.config.kept is not None else self.config.slots // 3
+        self.kept = KeptProcesses(capacity, self.config.kept_idle_s)
+        # Processes are started from these long-lived threads: bwrap's --die-with-parent follows the
+        # thread that started it, and a kept process must outlive the game thread that first needed it.
+        self._starter = ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-start")
 
     # -- availability -------------------------------------------------------------
 
@@ -378,7 +336,18 @@ class Sandbox:
         address space); the slot's cgroups keep the configured memory, so the sum stays bounded.
         """
         self.check()
-        return self._spawn(files, argv, writable_out, limits, ro_binds)
+        self._own_process()
+        return self._starter.submit(self._spawn, files, argv, writable_out, limits, ro_binds).result()
+
+    def take_kept(self, key: Hashable, deal: int | None) -> tuple[SandboxedProcess, frozenset[int], int] | None:
+        """A process kept for ``key`` after an earlier game that never played ``deal`` (sandbox.kept)."""
+        self._own_process()
+        return self.kept.take(key, deal)
+
+    def keep(self, key: Hashable, process: SandboxedProcess, deals: frozenset[int], games: int) -> bool:
+        """Keep a process that finished a game cleanly for the next game of ``key``; closes it if it may not be."""
+        self._own_process()
+        return self.kept.give(key, process, deals, games)
 
     def _spawn(
         self,
@@ -404,7 +373,8 @@ class Sandbox:
             shutil.rmtree(workdir, ignore_errors=True)
             slot.release()
             raise
-        return SandboxedProcess(popen, slot, workdir, self.cgroups)
+        cpu_limit = (limits or self.config.limits).cpu_seconds
+        return SandboxedProcess(popen, slot, workdir, self.cgroups, cpu_limit_s=cpu_limit)
 
     def _popen(
         self,

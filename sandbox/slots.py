@@ -28,11 +28,61 @@ class Slot:
     uid: int
     gid: int
     _lock_fd: int
+    lock_dir: Path | None = None
+    # Held while the slot is lent (sandbox.kept): its process idles on it, and any claimer may take it back.
+    _kept_fd: int = -1
+
+    @property
+    def held(self) -> bool:
+        return self._lock_fd >= 0
 
     def release(self) -> None:
         if self._lock_fd >= 0:
             fd, self._lock_fd = self._lock_fd, -1
             os.close(fd)  # closing the descriptor drops the flock
+        self.give_up()
+
+    def lend(self) -> bool:
+        """Let go of the slot while its process idles, marked as kept: a claimer takes a free slot first,
+        a kept one only when none is free (and then its idle process is killed). False: not lent."""
+        if self._lock_fd < 0 or self.lock_dir is None:
+            return False
+        fd = _try_lock(self.lock_dir / f"slot-{self.index}.kept")
+        if fd is None:
+            return False  # an earlier keeper of this slot has not let go of its mark yet
+        self._kept_fd = fd
+        fd, self._lock_fd = self._lock_fd, -1
+        os.close(fd)
+        return True
+
+    def reclaim(self) -> bool:
+        """Hold a lent slot again; False if a claimer took it meanwhile (its idle process is gone)."""
+        if self._lock_fd >= 0:
+            return True
+        if self.lock_dir is None:
+            return False
+        fd = _try_lock(self.lock_dir / f"slot-{self.index}.lock")
+        if fd is None:
+            return False
+        self._lock_fd = fd
+        self.give_up()
+        return True
+
+    def give_up(self) -> None:
+        """Drop the kept mark (the slot is held again, or was taken by another claimer)."""
+        if self._kept_fd >= 0:
+            fd, self._kept_fd = self._kept_fd, -1
+            os.close(fd)
+
+
+def _try_lock(path: Path) -> int | None:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 class SlotPool:
@@ -50,28 +100,32 @@ class SlotPool:
         self.lock_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         deadline = time.monotonic() + wait_s
         while True:
-            for index in range(self.count):
-                slot = self._try(index)
-                if slot is not None:
-                    # A worker killed mid-match may have left processes behind.
-                    kill_uid(slot.uid)
-                    return slot
+            # A free slot first; else one lent by a keeper (sandbox.kept), whose idle process dies here.
+            for kept_too in (False, True):
+                for index in range(self.count):
+                    slot = self._try(index, kept_too)
+                    if slot is not None:
+                        # A worker killed mid-match may have left processes behind.
+                        kill_uid(slot.uid)
+                        return slot
             if time.monotonic() >= deadline:
                 raise SandboxUnavailable(
                     f"all {self.count} sandbox slots are busy; raise the slot count or run fewer matches at once"
                 )
             time.sleep(0.05)
 
-    def _try(self, index: int) -> Slot | None:
-        path = self.lock_dir / f"slot-{index}.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+    def _try(self, index: int, kept_too: bool) -> Slot | None:
+        fd = _try_lock(self.lock_dir / f"slot-{index}.lock")
+        if fd is None:
             return None
+        if not kept_too:
+            mark = _try_lock(self.lock_dir / f"slot-{index}.kept")
+            if mark is None:
+                os.close(fd)  # lent to a kept process: taken only if no slot is free
+                return None
+            os.close(mark)
         uid = self.base_uid + index
-        return Slot(index=index, uid=uid, gid=uid, _lock_fd=fd)
+        return Slot(index=index, uid=uid, gid=uid, _lock_fd=fd, lock_dir=self.lock_dir)
 
 
 def processes_of(uid: int) -> list[int]:
@@ -102,13 +156,14 @@ def kill_uid(uid: int, timeout_s: float = 5.0) -> None:
     ``kill(-1, SIGKILL)`` sent *as that uid* reaches exactly the processes the
     uid may signal, i.e. its own, including those in other sessions or pid
     namespaces, and is not raced by forks the way scanning /proc would be.
+    (``-KILL``: procps-ng's kill takes no ``-s`` before a negative pid.)
     """
     deadline = time.monotonic() + timeout_s
     while True:
         if not processes_of(uid):
             return
         subprocess.run(
-            [KILL, "-s", "KILL", "--", "-1"],
+            [KILL, "-KILL", "--", "-1"],
             user=uid,
             group=uid,
             extra_groups=[],

@@ -60,6 +60,14 @@ def check_upload(filename: str, data: bytes) -> Upload:
     return Upload(name, data, hashlib.sha256(data).hexdigest(), language)
 
 
+def prepared(sha256: str) -> Path | None:
+    """The folder ``materialize`` prepared for this upload earlier on this machine, if any."""
+    if not sha256:
+        return None
+    final = Path(settings.ARENA_BOT_CACHE_DIR) / sha256
+    return final if (final / BUILD_INFO).is_file() else None
+
+
 def materialize(filename: str, data: bytes, sha256: str, sandbox: Sandbox) -> Path:
     """A folder holding the bot, built (compiled languages) and ready to be staged; cached per upload.
 

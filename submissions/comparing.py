@@ -4,19 +4,19 @@ Every deal is played by each version in every seat against the same built-in opp
 command line's `compare` does (games.part_du_chef.comparison: paired differences, 95% intervals,
 the verdict in words); the versions play through the same protocol v1 sessions and sandbox as in
 their validation games (seats.open_session), pinned to the versions asked for.
+
+The deals are played apart, spread over the workers: submissions/comparison_deals.py.
 """
 
 from __future__ import annotations
 
-import logging
+import math
 import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.utils import timezone
 
 from arena.dispatch import send_on_commit
 from arena.errors import RequestError
@@ -24,16 +24,13 @@ from arena.seeds import draw_seed
 from botclient.lockstep import Lockstep
 from botclient.match import play_with_sessions
 from common.task_names import TaskName
-from games.part_du_chef.comparison import Comparison, Side, Stopping, compare, format_seeds
+from games.part_du_chef.comparison import Comparison, Side, format_seeds, seatings
 from games.part_du_chef.seating import NamedBot, Outcome, Pace, Played, play_lineup
-from games.part_du_chef.simulation import make_bot
+from games.part_du_chef.simulation import Estimate, make_bot
 from games.part_du_chef.state import State
 from submissions.models import BotComparison, BotVersion, SubmittedBot
 from submissions.seats import open_session
 
-log = logging.getLogger(__name__)
-
-COMPARE_TIME_LIMIT_SECONDS = 3600.0
 COMPARE_OPPONENTS = ("random", "greedy")
 PLAYABLE = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
 
@@ -103,7 +100,13 @@ def _against(bot: SubmittedBot, against: dict[str, Any]) -> BotVersion:
 
 
 def request_compare(
-    bot: SubmittedBot, *, against: dict[str, Any], deals: int, opponents: Sequence[str], marianne: bool
+    bot: SubmittedBot,
+    *,
+    against: dict[str, Any],
+    deals: int,
+    opponents: Sequence[str],
+    marianne: bool,
+    fixed: bool = False,
 ) -> BotComparison:
     """Queue a comparison of the bot's active version against `against`; its task is sent on commit."""
     limit = int(settings.ARENA_COMPARE_MAX_DEALS)
@@ -133,6 +136,7 @@ def request_compare(
             deals=deals,
             opponents=list(opponents),
             marianne=marianne,
+            fixed=fixed,
             seed=draw_seed(),
             games_total=2 * deals * players,
         )
@@ -143,11 +147,20 @@ def request_compare(
 # -- playing --------------------------------------------------------------------------------------
 
 
+def finite(value: float) -> float | None:
+    """A float JSON and PostgreSQL can hold: an interval of one deal is infinite, the mean of none undefined."""
+    return value if math.isfinite(value) else None
+
+
+def estimate_json(estimate: Estimate) -> dict[str, Any]:
+    return {"mean": finite(estimate.mean), "ci95": finite(estimate.half_width), "n": estimate.n}
+
+
 def _side(side: Side) -> dict[str, Any]:
     return {
         "label": side.label,
-        "score": side.score.to_json(),
-        "placing": side.placing.to_json(),
+        "score": estimate_json(side.score),
+        "placing": estimate_json(side.placing),
         "forfeits": side.forfeits,
         "games": side.games,
     }
@@ -159,8 +172,8 @@ def result_json(comparison: Comparison) -> dict[str, Any]:
         "decided": comparison.stopped,
         "seeds": list(comparison.seeds),
         "replay": f"part-du-chef compare A B --seeds {format_seeds(comparison.seeds)}",
-        "score_diff": comparison.score_diff.to_json(),
-        "placing_diff": comparison.placing_diff.to_json(),
+        "score_diff": estimate_json(comparison.score_diff),
+        "placing_diff": estimate_json(comparison.placing_diff),
         "version": _side(comparison.a),
         "against": _side(comparison.b),
         "deals": comparison.deals,
@@ -201,64 +214,8 @@ def play_deal_in_lockstep(lineups: Sequence[Sequence[NamedBot]], seed: int, mari
     return played
 
 
-def claim(comparison_id: int) -> bool:
-    """queued -> running, once: a re-delivered or repeated task finds nothing to claim."""
-    return bool(
-        BotComparison.objects.filter(pk=comparison_id, status=BotComparison.Status.QUEUED).update(
-            status=BotComparison.Status.RUNNING, started_at=timezone.now()
-        )
-    )
-
-
-def fail_abandoned(now: datetime | None = None) -> int:
-    """Comparisons still running past their task's hard time limit lost their worker: failed, saying so.
-
-    A re-delivered task finds them claimed and does nothing, so without this they would stay running.
-    """
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=COMPARE_TIME_LIMIT_SECONDS + 60)
-    return BotComparison.objects.filter(status=BotComparison.Status.RUNNING, started_at__lt=cutoff).update(
-        status=BotComparison.Status.FAILED,
-        finished_at=now,
-        error="the worker playing this comparison stopped before it finished; start it again",
-    )
-
-
-def _end(comparison_id: int, **fields: Any) -> None:
-    BotComparison.objects.filter(pk=comparison_id, status=BotComparison.Status.RUNNING).update(
-        finished_at=timezone.now(), **fields
-    )
-
-
-def run_compare(comparison_id: int) -> str:
-    """Claim and play the comparison, saving progress game by game. Safe to call any number of times."""
-    if not claim(comparison_id):
-        return "not claimed"
-    row = BotComparison.objects.select_related("version__bot__player", "against__bot__player").get(pk=comparison_id)
-    resolver = ArenaSessions()
-    done = 0
-
-    def on_game(played: Played) -> None:
-        nonlocal done
-        done += 1
-        BotComparison.objects.filter(pk=comparison_id).update(games_done=done)
-
+def deal_lineups(row: BotComparison, resolver: ArenaSessions) -> list[list[NamedBot]]:
+    """A deal's tables as `compare` plays them: the version in every seat, then the other version."""
     opponents = [builtin_bot(name) for name in row.opponents]
-    try:
-        outcome = compare(
-            version_bot(row.version, resolver),
-            version_bot(row.against, resolver),
-            opponents,
-            row.deals,
-            row.seed,
-            marianne=row.marianne,
-            on_game=on_game,
-            stopping=Stopping(max_deals=row.deals),
-            play_deal=play_deal_in_lockstep,
-        )
-    except Exception as exc:  # noqa: BLE001 - any failure is the comparison's, shown to its owner
-        log.warning("comparison %s failed", comparison_id, exc_info=True)
-        _end(comparison_id, status=BotComparison.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
-        return "failed"
-    _end(comparison_id, status=BotComparison.Status.FINISHED, result=result_json(outcome))
-    return "finished"
+    sides = (version_bot(row.version, resolver), version_bot(row.against, resolver))
+    return [lineup for bot in sides for lineup in seatings(bot, opponents)]

@@ -134,7 +134,7 @@ class BotSeat(models.Model):
 
 class BotComparison(models.Model):
     """An owner's friendly comparison of a version against another one (never rated): queued -> running ->
-    finished (with `result`) or failed (with `error`)."""
+    finished (with `result`) or failed (with `error`). Its deals are played apart (`ComparisonDeal`)."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", "queued"
@@ -148,10 +148,17 @@ class BotComparison(models.Model):
     deals = models.PositiveSmallIntegerField()
     opponents = models.JSONField(default=list)
     marianne = models.BooleanField(default=False)
+    # Every deal asked for is played: no sequential stop (the command line's --fixed).
+    fixed = models.BooleanField(default=False)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     games_done = models.PositiveIntegerField(default=0)
     games_total = models.PositiveIntegerField()
+    # Progress while it runs, written with each deal that comes in: the deals counted so far, how many
+    # deal rows were made (the next deal's number), and the running score difference {mean, ci95, n}.
+    deals_done = models.PositiveSmallIntegerField(default=0)
+    deals_sent = models.PositiveSmallIntegerField(default=0)
+    estimate = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -165,3 +172,38 @@ class BotComparison(models.Model):
 
     def __str__(self) -> str:
         return f"comparison {self.pk}: version {self.version_id} against {self.against_id} ({self.status})"
+
+
+class ComparisonDeal(models.Model):
+    """One duplicate deal of a comparison, played by a task of its own (every game of the deal in lockstep):
+    queued -> running -> finished (with `result`, games.part_du_chef.comparison.DealScores) or failed; a
+    deal still queued when the comparison ends is cancelled."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+        FAILED = "failed", "failed"
+        CANCELLED = "cancelled", "cancelled"
+
+    comparison = models.ForeignKey(BotComparison, on_delete=models.CASCADE, related_name="deal_rows")
+    number = models.PositiveSmallIntegerField()  # 0 is the first deal; its seed is the comparison's seed + number
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    # Fencing token: each claim bumps it, and only the claim holding it may store the deal's result.
+    attempt = models.PositiveSmallIntegerField(default=0)
+    # Running: when a worker that died lets it go; queued: when its message, if lost, is sent again.
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    resends = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["comparison_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["comparison", "number"], name="comparison_deal_once")]
+        indexes = [models.Index(fields=["status", "lease_expires_at"], name="comparison_deal_status_lease")]
+
+    def __str__(self) -> str:
+        return f"comparison {self.comparison_id} deal {self.number} ({self.status})"

@@ -49,6 +49,14 @@ def get_sandbox() -> Sandbox:
         return box
 
 
+def close_kept_processes() -> None:
+    """Stop the bots' processes kept in this process for a next game (sandbox.kept)."""
+    with _lock:
+        boxes = list(_sandboxes.values())
+    for box in boxes:
+        box.kept.close_all()
+
+
 def active_version(player: Player) -> BotVersion | None:
     return (
         BotVersion.objects.filter(bot_id=player.id, status=BotVersion.Status.ACTIVE, bot__retired_at__isnull=True)
@@ -84,12 +92,14 @@ def open_session(version: BotVersion) -> BotSession:
     else:
         box = get_sandbox()
         box.check()  # before anything of the upload is touched
-        data = version.bundle
-        if data is None:
-            data = BotVersion.objects.values_list("bundle", flat=True).get(pk=version.pk)
-        assert data is not None  # an upload keeps its bundle (it is saved with it)
-        files = bundles.materialize(version.filename, bytes(data), version.bundle_sha256, box)
-        session = SandboxedBot(files, sandbox=box, **limits)
+        files = bundles.prepared(version.bundle_sha256)  # the bundle is read only the first time on a machine
+        if files is None:
+            data = version.bundle
+            if data is None:
+                data = BotVersion.objects.values_list("bundle", flat=True).get(pk=version.pk)
+            assert data is not None  # an upload keeps its bundle (it is saved with it)
+            files = bundles.materialize(version.filename, bytes(data), version.bundle_sha256, box)
+        session = SandboxedBot(files, sandbox=box, reuse_key=("version", version.id), **limits)
     session.version_id = version.id
     return session
 

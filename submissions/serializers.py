@@ -279,11 +279,27 @@ class CompareRequestSerializer(serializers.Serializer[Any]):
         child=serializers.CharField(max_length=32), default=["greedy"], help_text="built-in bots: greedy, random"
     )
     marianne = serializers.BooleanField(default=False)
+    fixed = serializers.BooleanField(
+        default=False, help_text="play every deal asked for, without the sequential stop (the command line's --fixed)"
+    )
+
+
+class EstimateSerializer(serializers.Serializer[Any]):
+    mean = serializers.FloatField(allow_null=True, help_text="null before any deal")
+    ci95 = serializers.FloatField(allow_null=True, help_text="half-width of the 95% interval; null under two deals")
+    n = serializers.IntegerField(help_text="deals it is taken over")
 
 
 class CompareProgressSerializer(serializers.Serializer[Any]):
     games_done = serializers.IntegerField()
-    games_total = serializers.IntegerField()
+    games_total = serializers.IntegerField(help_text="every game of every deal asked for; a verdict may need fewer")
+    deals_done = serializers.IntegerField(help_text="deals finished so far (each deal is a task of its own)")
+    deals_planned = serializers.IntegerField(help_text="the deals asked for: the most it plays")
+    score_diff = EstimateSerializer(
+        allow_null=True,
+        help_text="the running estimate: this version's points per game minus the other's, over the deals done; "
+        "null before the first deal",
+    )
 
 
 class ComparisonSerializer(serializers.ModelSerializer[BotComparison]):
@@ -297,8 +313,14 @@ class ComparisonSerializer(serializers.ModelSerializer[BotComparison]):
         return {"bot": comparison.against.bot_id, "version": comparison.against.number}
 
     @extend_schema_field(CompareProgressSerializer)
-    def get_progress(self, comparison: BotComparison) -> dict[str, int]:
-        return {"games_done": comparison.games_done, "games_total": comparison.games_total}
+    def get_progress(self, comparison: BotComparison) -> dict[str, Any]:
+        return {
+            "games_done": comparison.games_done,
+            "games_total": comparison.games_total,
+            "deals_done": comparison.deals_done,
+            "deals_planned": comparison.deals,
+            "score_diff": comparison.estimate,
+        }
 
     class Meta:
         model = BotComparison
@@ -310,6 +332,7 @@ class ComparisonSerializer(serializers.ModelSerializer[BotComparison]):
             "deals",
             "opponents",
             "marianne",
+            "fixed",
             "status",
             "progress",
             "result",

@@ -199,6 +199,7 @@ class BotViewSet(
             deals=data["deals"],
             opponents=data["opponents"],
             marianne=data["marianne"],
+            fixed=data["fixed"],
         )
         row = self._comparisons(bot).get(pk=comparison.pk)
         return Response(ComparisonSerializer(row).data, status=status.HTTP_202_ACCEPTED)

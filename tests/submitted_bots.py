@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from rest_framework.test import APIClient
 
 from sandbox.slots import processes_of
 from submissions import actions
+from submissions.seats import close_kept_processes
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTER_KITS = ROOT / "starter-kits"
@@ -66,7 +68,13 @@ def bot_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory, _own_s
     settings.ARENA_BOT_START_MS = 3000
     settings.ARENA_BOT_VALIDATION_GAMES = 2
     yield settings
+    # Bots kept for a next game are stopped with the process that kept them (here, or a worker that stopped).
+    close_kept_processes()
     left = sandboxed_processes()
+    deadline = time.monotonic() + 10
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = sandboxed_processes()
     assert left == {}, f"sandboxed processes outlived their match: {_describe(left)}"
 
 

@@ -166,6 +166,108 @@ def seatings(bot: NamedBot, against: Sequence[NamedBot]) -> list[list[NamedBot]]
     return [[*against[:seat], bot, *against[seat:]] for seat in range(len(against) + 1)]
 
 
+@dataclass(frozen=True)
+class DealScores:
+    """One duplicate deal's outcome for both bots: each bot's mean score and placing over its seats, its forfeits.
+
+    What a comparison keeps of a deal: a server that plays its deals apart stores one per deal and sums
+    them up with `summarize`, exactly as `compare` does when it plays them in turn.
+    """
+
+    seed: int
+    score_a: float
+    score_b: float
+    placing_a: float
+    placing_b: float
+    forfeits_a: int
+    forfeits_b: int
+
+    @property
+    def score_diff(self) -> float:
+        return self.score_a - self.score_b
+
+    def to_json(self) -> dict[str, float | int]:
+        return {
+            "seed": self.seed,
+            "score_a": self.score_a,
+            "score_b": self.score_b,
+            "placing_a": self.placing_a,
+            "placing_b": self.placing_b,
+            "forfeits_a": self.forfeits_a,
+            "forfeits_b": self.forfeits_b,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, float | int]) -> DealScores:
+        return cls(
+            int(data["seed"]),
+            float(data["score_a"]),
+            float(data["score_b"]),
+            float(data["placing_a"]),
+            float(data["placing_b"]),
+            int(data["forfeits_a"]),
+            int(data["forfeits_b"]),
+        )
+
+
+def score_deal(games: Sequence[Played], players: int, seed: int) -> DealScores:
+    """A deal's games as `compare` plays them (A in every seat, then B) summed up per bot."""
+    sums: list[tuple[float, float, int]] = []
+    for side in range(2):
+        side_games = games[side * players : (side + 1) * players]
+        scores = [float(played.result.totals[seat]) for seat, played in enumerate(side_games)]
+        placings = [float(played.placings[seat]) for seat, played in enumerate(side_games)]
+        forfeits = sum(1 for seat, played in enumerate(side_games) if played.forfeits[seat] is not None)
+        sums.append((sum(scores) / players, sum(placings) / players, forfeits))
+    (score_a, placing_a, forfeits_a), (score_b, placing_b, forfeits_b) = sums
+    return DealScores(seed, score_a, score_b, placing_a, placing_b, forfeits_a, forfeits_b)
+
+
+def settle(deals: Sequence[DealScores], stopping: Stopping | None) -> tuple[int, str | None]:
+    """How many of these deals (in order) a sequential comparison plays, and what its rule decided then.
+
+    The rule looks after every deal, as `compare` does; without a rule, or if it never decides, every deal counts.
+    """
+    if stopping is not None:
+        diffs: list[float] = []
+        for deal in deals:
+            diffs.append(deal.score_diff)
+            decided = stopping.decide(diffs)
+            if decided is not None:
+                return len(diffs), decided
+    return len(deals), None
+
+
+def summarize(
+    a_label: str,
+    b_label: str,
+    deals: Sequence[DealScores],
+    players: int,
+    stopping: Stopping | None = None,
+    stopped: str | None = None,
+) -> Comparison:
+    """The comparison of these deals (in the order played), with the rule and what it decided."""
+    count = len(deals)
+    a = Side(
+        a_label,
+        Estimate.of([deal.score_a for deal in deals]),
+        Estimate.of([deal.placing_a for deal in deals]),
+        sum(deal.forfeits_a for deal in deals),
+        count * players,
+    )
+    b = Side(
+        b_label,
+        Estimate.of([deal.score_b for deal in deals]),
+        Estimate.of([deal.placing_b for deal in deals]),
+        sum(deal.forfeits_b for deal in deals),
+        count * players,
+    )
+    score_diff = Estimate.of([deal.score_diff for deal in deals])
+    placing_diff = Estimate.of([deal.placing_a - deal.placing_b for deal in deals])
+    seeds = tuple(deal.seed for deal in deals)
+    return Comparison(a, b, score_diff, placing_diff, count, players, seeds, stopping, stopped)
+
+
 def compare(
     a: NamedBot,
     b: NamedBot,
@@ -185,40 +287,17 @@ def compare(
     """
     deal_seeds = list(seeds) if seeds is not None else [seed + deal for deal in range(deals)]
     players = len(against) + 1
-    per_deal: dict[str, tuple[list[float], list[float]]] = {"a": ([], []), "b": ([], [])}
-    forfeits = {"a": 0, "b": 0}
-    played_seeds: list[int] = []
+    played: list[DealScores] = []
     stopped: str | None = None
-    sides = (("a", a), ("b", b))
     for deal_seed in deal_seeds:
-        lineups = [lineup for _, bot in sides for lineup in seatings(bot, against)]
+        lineups = [lineup for bot in (a, b) for lineup in seatings(bot, against)]
         games = play_deal(lineups, deal_seed, marianne)
-        for index, (key, _) in enumerate(sides):
-            scores, placings = [], []
-            for seat in range(players):
-                played = games[index * players + seat]
-                scores.append(float(played.result.totals[seat]))
-                if played.forfeits[seat] is not None:
-                    forfeits[key] += 1
-                placings.append(float(played.placings[seat]))
-                if on_game is not None:
-                    on_game(played)
-            per_deal[key][0].append(sum(scores) / players)
-            per_deal[key][1].append(sum(placings) / players)
-        played_seeds.append(deal_seed)
+        if on_game is not None:
+            for game in games:
+                on_game(game)
+        played.append(score_deal(games, players, deal_seed))
         if stopping is not None:
-            stopped = stopping.decide([x - y for x, y in zip(per_deal["a"][0], per_deal["b"][0], strict=True)])
+            stopped = stopping.decide([deal.score_diff for deal in played])
             if stopped is not None:
                 break
-    count = len(played_seeds)
-    summary = {
-        key: Side(
-            bot.label, Estimate.of(per_deal[key][0]), Estimate.of(per_deal[key][1]), forfeits[key], count * players
-        )
-        for key, bot in sides
-    }
-    score_diff = Estimate.of([x - y for x, y in zip(per_deal["a"][0], per_deal["b"][0], strict=True)])
-    placing_diff = Estimate.of([x - y for x, y in zip(per_deal["a"][1], per_deal["b"][1], strict=True)])
-    return Comparison(
-        summary["a"], summary["b"], score_diff, placing_diff, count, players, tuple(played_seeds), stopping, stopped
-    )
+    return summarize(a.label, b.label, played, players, stopping, stopped)

@@ -29,7 +29,7 @@ int main(void) {
         const char *type = value_of(line, "type");
         if (starts(type, "\"start\"")) {
             fprintf(stderr, "hello from C\n");
-            printf("{\"type\":\"ready\"}\n");
+            printf("{\"type\":\"ready\",\"more_games\":true}\n");
         } else if (starts(type, "\"act\"")) {
             const char *obs = value_of(line, "observation");
             int players = atoi(value_of(obs, "players"));
@@ -50,7 +50,7 @@ int main(void) {
                 printf("{\"type\":\"take\",\"portion\":%d,\"eat\":[],\"steals\":[],\"marianne\":null}\n", portion);
             }
         } else if (starts(type, "\"end\"")) {
-            return 0;
+            continue; /* more_games: the next game's start may follow */
         }
         fflush(stdout);
     }

@@ -25,7 +25,7 @@ int main() {
         std::size_t type = value_of(line, "type");
         if (starts(line, type, "\"start\"")) {
             std::cerr << "hello from C++" << std::endl;
-            std::cout << "{\"type\":\"ready\"}" << std::endl;
+            std::cout << "{\"type\":\"ready\",\"more_games\":true}" << std::endl;
         } else if (starts(line, type, "\"act\"")) {
             std::size_t obs = value_of(line, "observation");
             int players = std::stoi(line.substr(value_of(line, "players", obs)));
@@ -47,7 +47,7 @@ int main() {
                           << ",\"eat\":[],\"steals\":[],\"marianne\":null}" << std::endl;
             }
         } else if (starts(line, type, "\"end\"")) {
-            return 0;
+            continue;  // more_games: the next game's start may follow
         }
     }
     return 0;

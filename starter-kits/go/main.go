@@ -39,7 +39,7 @@ func main() {
 		switch {
 		case msg.Type == "start":
 			fmt.Fprintln(os.Stderr, "hello from Go")
-			fmt.Fprintln(out, `{"type":"ready"}`)
+			fmt.Fprintln(out, `{"type":"ready","more_games":true}`)
 		case msg.Type == "act" && obs.Phase == "cut":
 			cuts := make([]int, obs.Players)
 			for i := range cuts {
@@ -57,8 +57,7 @@ func main() {
 			}
 			fmt.Fprintf(out, `{"type":"take","portion":%d,"eat":[],"steals":[],"marianne":null}`+"\n", choice)
 		case msg.Type == "end":
-			out.Flush()
-			return
+			// more_games: the next game's start may follow.
 		}
 		out.Flush()
 	}

@@ -34,7 +34,7 @@ public class Bot {
             int type = valueOf(line, "type", 0);
             if (starts(line, type, "\"start\"")) {
                 System.err.println("hello from Java");
-                System.out.println("{\"type\":\"ready\"}");
+                System.out.println("{\"type\":\"ready\",\"more_games\":true}");
             } else if (starts(line, type, "\"act\"")) {
                 int obs = valueOf(line, "observation", 0);
                 int players = number(line, valueOf(line, "players", obs));
@@ -55,7 +55,7 @@ public class Bot {
                     System.out.println("{\"type\":\"take\",\"portion\":" + portion + ",\"eat\":[],\"steals\":[],\"marianne\":null}");
                 }
             } else if (starts(line, type, "\"end\"")) {
-                return;
+                continue; // more_games: the next game's start may follow
             }
             System.out.flush();
         }

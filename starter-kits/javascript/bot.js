@@ -54,13 +54,14 @@ input.on("line", (line) => {
   let reply = null;
   if (message.type === "start") {
     console.error(`seat ${message.seat} of ${message.players}`);
-    reply = { type: "ready" };
+    // more_games: this bot keeps nothing from one game to the next, so one process may play many.
+    reply = { type: "ready", more_games: true };
   } else if (message.type === "act") {
     const obs = message.observation;
     reply = obs.phase === "cut" ? chooseCut(obs) : chooseTake(obs);
   } else if (message.type === "end") {
     console.error(`final ranks ${JSON.stringify(message.ranks)}`);
-    process.exit(0);
+    // The next game's "start" may follow; the arena stops the process when it is done.
   }
   if (reply !== null) process.stdout.write(JSON.stringify(reply) + "\n");
 });

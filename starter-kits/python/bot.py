@@ -60,13 +60,14 @@ def main() -> None:
         kind = message["type"]
         if kind == "start":
             print(f"seat {message['seat']} of {message['players']}", file=sys.stderr)
-            reply = {"type": "ready"}
+            # "more_games": this bot keeps nothing from one game to the next, so one process may play many.
+            reply = {"type": "ready", "more_games": True}
         elif kind == "act":
             obs = message["observation"]
             reply = choose_cut(obs) if obs["phase"] == "cut" else choose_take(obs)
         elif kind == "end":
             print(f"final ranks {message['ranks']}", file=sys.stderr)
-            return
+            continue  # the next game's "start" may follow; the arena stops the process when it is done
         else:
             continue
         sys.stdout.write(json.dumps(reply) + "\n")

@@ -27,7 +27,7 @@ fn main() {
         let kind = value_of(&line, "type");
         let reply = if kind.starts_with("\"start\"") {
             eprintln!("hello from Rust");
-            "{\"type\":\"ready\"}".to_string()
+            "{\"type\":\"ready\",\"more_games\":true}".to_string()
         } else if kind.starts_with("\"act\"") {
             let obs = value_of(&line, "observation");
             let players = number(value_of(obs, "players"));
@@ -51,7 +51,7 @@ fn main() {
                 format!("{{\"type\":\"take\",\"portion\":{},\"eat\":[],\"steals\":[],\"marianne\":null}}", portion)
             }
         } else if kind.starts_with("\"end\"") {
-            return;
+            continue; // more_games: the next game's start may follow
         } else {
             continue;
         };

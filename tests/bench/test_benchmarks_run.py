@@ -23,7 +23,7 @@ from django.conf import settings
 from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-SUFFIXES = ("_bench", "_bench_a", "_bench_b", "_bench_bots", "_bench_profile", "_board")
+SUFFIXES = ("_bench", "_bench_a", "_bench_b", "_bench_bots", "_bench_compare", "_bench_profile", "_board")
 
 # (script and its smallest options, a line its report always prints)
 BENCHMARKS = {
@@ -32,6 +32,7 @@ BENCHMARKS = {
         "| ratio |",
     ),
     "submitted matches": (["submitted_matches.py", "--games", "2", "--unpacks", "1"], "ms/move"),
+    "comparison speed": (["comparison_speed.py", "--games", "6", "--rounds", "1"], "| ratio |"),
     "queued matches with workers killed": (
         ["queued_matches.py", "--matches", "8", "--rate", "20", "--kill-every", "2", "--players", "6"],
         "deliveries",

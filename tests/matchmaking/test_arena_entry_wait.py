@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
@@ -44,10 +47,15 @@ def test_a_placed_bot_is_told_when_house_bots_come_and_then_which_match_it_plays
     bot = Player.objects.create(name="placed", kind="bot", builtin="random", owner=owner)
     Rating.objects.create(player=bot, game=GAME, kind="bot", rating=1620.0, games=40)
     api = client_of(owner)
+    began = time.monotonic()
     created = enter(api, bot)
+    # However slow the machine, the entry had waited at most this long when its wait was explained.
+    waited = time.monotonic() - began
     wait = created["wait"]
-    assert wait["state"] == "waiting" and 10.0 <= wait["expected_seconds"] <= 12.0
-    assert "rated within 100 of 1620" in wait["reason"]
+    assert wait["state"] == "waiting" and 10.0 - waited <= wait["expected_seconds"] <= 12.0
+    window = re.search(r"rated within (\d+) of 1620 \(the window widens by 25 a second\)", wait["reason"])
+    assert window is not None, wait["reason"]
+    assert 100 <= int(window[1]) <= 100 + 25 * waited + 1
     assert "house bots fill the empty seats after 10 s of waiting" in wait["reason"]
     settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 0.0
     (match_id,) = matchmaker.tick()

@@ -63,5 +63,6 @@ def start_bot(sandbox: Sandbox) -> Iterator[Callable[..., SandboxedBot]]:
     yield start
     for bot in started:
         bot.close()
+    sandbox.kept.close_all()  # a bot that asked for more games is kept after a clean end
     for uid in range(TEST_BASE_UID, TEST_BASE_UID + TEST_SLOTS):
         assert processes_of(uid) == [], f"processes of sandbox uid {uid} outlived their bot"

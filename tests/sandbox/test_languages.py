@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from botclient import SandboxedBot
+from botclient.match import play_with_sessions
 from botclient.protocol import OK
+from games.part_du_chef import State
+from games.part_du_chef.bots import get_bot
 from sandbox import BundleRejected
 from sandbox.build import BuildFailed, prepare_bot
 from sandbox.languages import BUILD_INFO, LANGUAGES, BuildInfo, Language, check_toolchain, language_of_zip, launch
@@ -49,7 +52,9 @@ def _cut(bot: SandboxedBot) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("language", list(KITS))
-def test_every_starter_kit_is_built_in_the_sandbox_and_answers_its_first_decision(tmp_path, sandbox, language):
+def test_every_starter_kit_is_built_in_the_sandbox_answers_and_plays_its_games_in_one_process(
+    tmp_path, sandbox, language
+):
     kit = STARTER_KITS / KITS[language]
     info = prepare_bot(kit, tmp_path / "bot", sandbox)
     assert info.language.key == language
@@ -63,6 +68,17 @@ def test_every_starter_kit_is_built_in_the_sandbox_and_answers_its_first_decisio
         assert action["type"] == "cut" and len(action["cuts"]) == 2  # type: ignore[arg-type]
     finally:
         bot.close()
+    # Two whole games: the kit asks for more games, so the second is played by the first one's process.
+    sandbox.kept.close_all()
+    processes = []
+    for seed in (1, 2):
+        seated = SandboxedBot(tmp_path / "bot", sandbox=sandbox, start_ms=5000)
+        play = play_with_sessions(State.new(2, seed), [seated, get_bot("greedy", seed=seed)])
+        assert play.forfeited == [False, False], (play.forfeit_reasons, seated.stderr_log)
+        assert seated.more_games
+        processes.append(seated.process)
+    assert processes[0] is processes[1]
+    sandbox.kept.close_all()
 
 
 def test_a_c_file_with_a_syntax_error_fails_its_build_with_the_compiler_s_message(tmp_path, sandbox):

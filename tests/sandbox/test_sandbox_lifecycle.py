@@ -12,7 +12,7 @@ import pytest
 
 from botclient import TIMEOUT, SandboxedBot
 from sandbox import Sandbox, SandboxConfig, SandboxUnavailable
-from sandbox.slots import processes_of
+from sandbox.slots import kill_uid, processes_of
 
 from .conftest import BOTS, FAKE_OBSERVATION, ROOT, TEST_BASE_UID, TEST_SLOTS, TEST_STATE_DIR
 
@@ -101,3 +101,15 @@ time.sleep(60)
     finally:
         worker.kill()
         worker.wait()
+
+
+def test_killing_a_slot_s_uid_kills_every_process_of_the_bot_however_it_was_started(sandbox):
+    bot = SandboxedBot(BOTS / "echo_turn.py", sandbox=sandbox)
+    bot.start(0, 2, {})
+    assert bot.process is not None
+    uid = bot.process.uid
+    assert len(processes_of(uid)) >= 2  # bubblewrap and the bot inside its namespaces
+    # What a claimer of the slot does (a worker killed mid-match, a lent slot): no process group, the uid alone.
+    kill_uid(uid)
+    assert processes_of(uid) == []
+    bot.close()

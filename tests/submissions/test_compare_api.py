@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from arena.models import Match, Player
-from submissions import comparing
+from submissions import comparison_deals
 from submissions.models import BotComparison, BotVersion, SubmittedBot
 from tests.submitted_bots import STARTER_KITS, worker_environment
 from tests.support import wait_until
@@ -69,7 +69,14 @@ def test_the_body_is_checked_and_each_problem_is_named(users, client_for):
     body = answer.json()
     assert body["status"] == "queued" and body["version"] == 3
     assert body["against"] == {"bot": other.pk, "version": 1}
-    assert body["progress"] == {"games_done": 0, "games_total": 2 * 3 * 3}
+    assert body["progress"] == {
+        "games_done": 0,
+        "games_total": 2 * 3 * 3,
+        "deals_done": 0,
+        "deals_planned": 3,
+        "score_diff": None,
+    }
+    assert body["fixed"] is False
     listed = alice.get(f"/api/bots/{mine.pk}/compares/").json()
     assert [row["id"] for row in listed["results"]] == [body["id"]]
     assert alice.get(f"/api/bots/{mine.pk}/compares/{body['id']}/").json()["deals"] == 3
@@ -103,7 +110,8 @@ def test_a_worker_compares_the_starter_kit_with_itself_and_finds_no_difference(w
     done = shown()
     assert done["status"] == "finished", done["error"]
     # Sequential: identical play on three deals is enough to say "no difference"; at most 6 were asked for.
-    assert done["progress"] == {"games_done": 12, "games_total": 24}
+    # One worker playing one deal at a time: the third deal settles it, the deals still queued are cancelled.
+    assert done["progress"]["games_done"] == 12 and done["progress"]["deals_done"] == 3
     result = done["result"]
     diff = result["score_diff"]
     assert diff["n"] == 3 and result["decided"] == "same"
@@ -118,7 +126,7 @@ def test_a_worker_compares_the_starter_kit_with_itself_and_finds_no_difference(w
 
     # A re-delivered task finds the comparison claimed and changes nothing.
     before = BotComparison.objects.values().get(pk=cid)
-    assert comparing.run_compare(cid) == "not claimed"
+    assert comparison_deals.run_compare(cid) == "not claimed"
     assert BotComparison.objects.values().get(pk=cid) == before
 
     page = Client()
@@ -152,11 +160,11 @@ def test_a_comparison_whose_worker_died_is_failed_by_the_sweep_once_past_its_tim
     bot = own_bot(users["alice"], "alices-chef", ["validated", "active"])
     v1, v2 = bot.versions.order_by("number")
     row = BotComparison.objects.create(bot=bot, version=v2, against=v1, deals=1, seed=1, games_total=2)
-    assert comparing.claim(row.pk)
+    assert comparison_deals.claim(row.pk)
     # Still within the task's hard time limit: it may be playing, and is left alone.
-    assert comparing.fail_abandoned() == 0
-    later = timezone.now() + timedelta(seconds=comparing.COMPARE_TIME_LIMIT_SECONDS + 61)
-    assert comparing.fail_abandoned(now=later) == 1
+    assert comparison_deals.fail_abandoned() == 0
+    later = timezone.now() + timedelta(seconds=comparison_deals.COMPARE_TIME_LIMIT_SECONDS + 61)
+    assert comparison_deals.fail_abandoned(now=later) == 1
     row.refresh_from_db()
     assert row.status == BotComparison.Status.FAILED and "worker" in row.error and row.finished_at == later
-    assert comparing.run_compare(row.pk) == "not claimed"  # a late re-delivery changes nothing
+    assert comparison_deals.run_compare(row.pk) == "not claimed"  # a late re-delivery changes nothing

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from arena.models import Match, MatchSeat, Player
 from matchmaking.entries import enter_arena
 from ratings.models import Rating
-from submissions.models import BotSeat, BotVersion, SubmittedBot
+from submissions.models import BotComparison, BotSeat, BotVersion, SubmittedBot
 
 
 def make_bot(owner: Any, name: str, seats: list[tuple[bool, list[int]]]) -> Any:
@@ -110,3 +110,28 @@ def test_an_owner_sees_the_head_to_head_table_of_their_bot(db: None) -> None:
     assert "Head to head" in body
     # Against random: 3 rated games, 2 won, placed above twice, mean placing (1 + 1 + 2) / 3.
     assert ">random</a></td><td>3</td><td>2</td><td>2</td><td>1.33</td>" in body
+
+
+def test_a_running_comparison_shows_its_deals_done_and_running_estimate_and_is_watched(db: None) -> None:
+    owner = User.objects.create_user("olga", password="a-long-passphrase")
+    player = make_bot(owner, "olga-bot", [])
+    v1, v2 = BotVersion.objects.filter(bot_id=player.id).order_by("number")
+    running = BotComparison.objects.create(
+        bot_id=player.id,
+        version=v2,
+        against=v1,
+        deals=6,
+        opponents=["greedy"],
+        seed=1,
+        games_total=24,
+        status="running",
+        deals_done=2,
+        games_done=8,
+        estimate={"mean": 1.25, "ci95": 0.5, "n": 2},
+    )
+    client = Client()
+    client.force_login(owner)
+    body = client.get("/my-bots/").content.decode()
+    assert "2 of at most 6 deals" in body
+    assert "so far: 1.25 ± 0.50 points per game" in body
+    assert f'data-comparing="/api/bots/{player.id}/compares/{running.id}/"' in body and 'data-deals-done="2"' in body

@@ -1,6 +1,7 @@
 // The bot owners' page: its forms call the REST API with the site's session (upload a bot or a version,
 // enter or leave the arena, start a comparison); a bot whose version is being validated is polled, and
-// the page is refreshed when its validation ends, so the owner watches it live and reads the build log.
+// the page is refreshed when its validation ends, so the owner watches it live and reads the build log;
+// a comparison that runs is polled too, and the page refreshed as each deal comes in (progress, estimate).
 (function () {
   "use strict";
   var page = document.getElementById("my-bots");
@@ -62,18 +63,29 @@
   function watch() {
     if (timer) clearTimeout(timer);
     var waiting = page.querySelectorAll("[data-validating]");
-    if (!waiting.length) return;
+    var comparing = page.querySelectorAll("[data-comparing]");
+    if (!waiting.length && !comparing.length) return;
     timer = setTimeout(function () {
+      function get(url) {
+        return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+          .then(function (r) { return r.json(); });
+      }
       var checks = Array.prototype.map.call(waiting, function (row) {
-        return fetch(row.dataset.validating, { credentials: "same-origin", headers: { Accept: "application/json" } })
-          .then(function (r) { return r.json(); })
+        return get(row.dataset.validating)
           .then(function (version) {
             var status = row.querySelector(".version-status");
             if (status && status.dataset.status !== version.status) return true;
             return false;
           })
           .catch(function () { return false; });
-      });
+      }).concat(Array.prototype.map.call(comparing, function (row) {
+        return get(row.dataset.comparing)
+          .then(function (comparison) {
+            return comparison.status !== row.dataset.status ||
+              String(comparison.progress.deals_done) !== row.dataset.dealsDone;
+          })
+          .catch(function () { return false; });
+      }));
       Promise.all(checks).then(function (changed) {
         if (changed.indexOf(true) >= 0) refresh(); else watch();
       });

@@ -1,0 +1,143 @@
+"""A running sandboxed command: its slot, its staged files, and how to end all of it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+from pathlib import Path
+
+from .cgroups import SlotCgroups
+from .slots import Slot, kill_uid
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class SandboxedProcess:
+    """A running sandboxed command; ``close()`` kills all of it and cleans up."""
+
+    def __init__(
+        self,
+        popen: subprocess.Popen[bytes],
+        slot: Slot,
+        workdir: Path,
+        cgroups: SlotCgroups | None = None,
+        cpu_limit_s: float = 60.0,
+    ) -> None:
+        self.popen = popen
+        self.slot = slot
+        self.workdir = workdir
+        self.cgroups = cgroups
+        # The CPU-time rlimit it was started with: it counts for the process's whole life, across games.
+        self.cpu_limit_s = cpu_limit_s
+        self._closed = False
+        self._lock = threading.Lock()
+
+    @property
+    def uid(self) -> int:
+        return self.slot.uid
+
+    def hit_memory_limit(self) -> bool:
+        """Whether the slot's memory cgroup refused memory since the start (False without cgroups)."""
+        return self.cgroups is not None and self.cgroups.hit_memory_limit(self.slot.uid)
+
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by the bot and whatever it started (0 once closed)."""
+        with self._lock:
+            return 0.0 if self._closed else cpu_seconds_of_uid(self.slot.uid)
+
+    def kill(self) -> None:
+        """Kill every process of the bot (pipes stay open: readers see end of file)."""
+        with self._lock:
+            # Once closed (or its slot lent), the slot may already belong to another bot.
+            if not self._closed and self.slot.held:
+                self._kill_all()
+
+    def lend_slot(self) -> bool:
+        """While it idles between games (sandbox.kept), its slot may go to a bot that needs one."""
+        with self._lock:
+            return not self._closed and self.slot.lend()
+
+    def reclaim_slot(self) -> bool:
+        """Hold its slot again before its next game; False if a claimer took it (and killed it)."""
+        with self._lock:
+            return not self._closed and self.slot.reclaim()
+
+    def _kill_all(self) -> None:
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        # --new-session puts the bot in its own session, out of reach of
+        # killpg; every process of the slot uid is the bot's, so kill those.
+        kill_uid(self.slot.uid)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            if not self.slot.reclaim():
+                self._closed = True
+                self._close_without_slot()
+                return
+            self._closed = True
+            try:
+                self._kill_all()
+            except BaseException:
+                self.slot.release()
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                raise
+        try:
+            self.popen.wait(timeout=5)
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+        finally:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            if self.cgroups is not None:
+                self.cgroups.remove(self.slot.uid)
+            self.slot.release()
+
+    def _close_without_slot(self) -> None:
+        """A lent slot was taken by another bot, which killed this idle process with every process of the
+        uid: only our own child is left to reap; the uid, its cgroups and staging are the new holder's."""
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)  # our unreaped child: the pid cannot be anyone else's
+        except ProcessLookupError:
+            pass
+        try:
+            self.popen.wait(timeout=5)
+        finally:
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+            self.slot.give_up()
+
+
+def cpu_seconds_of_uid(uid: int) -> float:
+    """CPU time (user and system) of the live processes of ``uid``: a sandbox slot's bot and its children.
+
+    A process directory in /proc belongs to the process's effective uid: one stat per process, not a read.
+    """
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if entry.stat().st_uid != uid:
+                continue
+            with open(f"/proc/{entry.name}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # exited meanwhile
+        # After the command name, utime and stime are the 12th and 13th fields (14 and 15 of proc(5)).
+        total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
