@@ -238,6 +238,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10, help="wrk seconds per request kind and tree")
     parser.add_argument("--rounds", type=int, default=10, help="alternating runs the seconds are split into")
     parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="requests/s per tree to pace wrk at (each connection waits connections/rate between its requests; "
+        "0: as fast as it answers). The requests/s column says what was reached",
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes per tree")
     parser.add_argument("--port", type=int, default=8055, help="this tree's port; the baseline's is the next")
     parser.add_argument("--baseline", default="95e61cf", help="commit to compare with, or 'none'")
@@ -266,18 +273,24 @@ def main() -> None:
             with serving_all(trees, args.workers):
                 compared = same_answers([port for _, _, port in trees], low, high)
                 err.print(f"{compared} requests answered alike by {len(trees)} tree(s)")
+                # wrk's delay(): milliseconds a connection waits before its next request, to pace at --rate.
+                pace = f"delay = function() return {args.connections * 1000 / args.rate:.3f} end\n" if args.rate else ""
+                first = Path(tmp, "first.lua")
+                first.write_text(
+                    f'request = function() return wrk.format("GET", "/api/leaderboards/{GAME}/") end\n{pace}'
+                )
                 pages = Path(tmp, "pages.lua")
                 pages.write_text(
                     f'request = function() return wrk.format("GET", "/api/leaderboards/{GAME}/?page=" '
-                    ".. math.random(1, 1000)) end\n"
+                    f".. math.random(1, 1000)) end\n{pace}"
                 )
                 ranks = Path(tmp, "ranks.lua")
                 ranks.write_text(
                     f'request = function() return wrk.format("GET", "/api/leaderboards/{GAME}/players/" '
-                    f'.. math.random({low}, {high}) .. "/") end\n'
+                    f'.. math.random({low}, {high}) .. "/") end\n{pace}'
                 )
                 cases = [
-                    ("leaderboard, first page (50 rows)", f"/api/leaderboards/{GAME}/", None),
+                    ("leaderboard, first page (50 rows)", "/", str(first)),
                     ("leaderboard, random page among the first 1,000", "/", str(pages)),
                     ("rank + neighbours of a random player", "/", str(ranks)),
                 ]
@@ -302,7 +315,8 @@ def main() -> None:
                                 progress.advance(task)
     print(
         f"{args.players:,} rated players; gunicorn {args.workers} sync workers per tree; wrk -t2 "
-        f"-c{args.connections}, {args.rounds} alternating rounds of {per_round} s per request kind and tree; "
+        f"-c{args.connections}{f', paced at {args.rate:.0f} requests/s' if args.rate else ''}, "
+        f"{args.rounds} alternating rounds of {per_round} s per request kind and tree; "
         f"machine: {machine()}\n"
     )
     print("| request | tree | p50 ms | p99 ms | requests/s | non-2xx |")
