@@ -13,10 +13,13 @@ for:
 * random players' rank and neighbours (`/api/leaderboards/part-du-chef/players/{id}/`).
 
     python bench/leaderboard.py [--players 1000000] [--seconds 10] [--rounds 10] [--connections 4]
-                                [--workers 3] [--baseline 95e61cf | --baseline none]
+                                [--workers 3] [--rate 0] [--baseline 95e61cf | --baseline none]
 
 `--seconds` is the wrk time per request kind and tree, split into `--rounds` runs; p50 and p99 are
-the medians of the rounds' figures, requests/s the total requests over the total time.
+the medians of the rounds' figures, requests/s the total requests over the total time. `--rate`
+paces each wrk connection (it waits connections / rate between its requests), so that latency is
+measured at about that load rather than at saturation; a server slower than the pace answers at its
+own rate, which the requests/s column shows (wrk waits for each answer: no open-loop schedule).
 """
 
 from __future__ import annotations
