@@ -19,6 +19,8 @@ from django.db import connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from arena.rows import run_together
+
 
 @dataclass(frozen=True)
 class Lease:
@@ -73,68 +75,85 @@ class Lease:
         return (attempt + 1 if won == 1 else None), None
 
     def claim_batch(self, pk: int, extra: int, extra_filter: str = "") -> tuple[list[tuple[int, int]], int | None]:
-        """Claim `pk` and up to `extra` other queued rows in one transaction; one conditional UPDATE ... RETURNING.
+        """Claim `pk` and up to `extra` other queued rows at once: `claim_and_read` without the read."""
+        won, exhausted, _ = self.claim_and_read(pk, extra, extra_filter)
+        return won, exhausted
+
+    def claim_and_read(
+        self, pk: int, extra: int, extra_filter: str = "", read: str = ""
+    ) -> tuple[list[tuple[int, int]], int | None, list[tuple[Any, ...]]]:
+        """Claim `pk` and up to `extra` other queued rows in one round trip; one conditional UPDATE ... RETURNING.
 
         Returns ([(pk, attempt won)], the attempt of `pk` if it may be claimed but is out of
-        attempts). `pk` is claimed as by `claim`; the others are queued rows with attempts left,
-        oldest first, that no other transaction holds (SKIP LOCKED) and that pass `extra_filter`
-        (an SQL condition on the candidate row, aliased `candidate`). Every row's status and
-        attempt are checked again by the UPDATE once it holds the row, so two claimers never win
-        the same attempt: the fencing token rule of `claim`, for many rows at once.
+        attempts, the rows of `read`). `pk` is claimed as by `claim`; the others are queued rows
+        with attempts left, oldest first, that no other transaction holds (SKIP LOCKED) and that
+        pass `extra_filter` (an SQL condition on the candidate row, aliased `candidate`). Every
+        row's status and attempt are checked again by the UPDATE once it holds the row, so two
+        claimers never win the same attempt: the fencing token rule of `claim`, for many rows at once.
+        `read`, if given, is a SELECT over `won` (the claimed rows as updated, every column) run by
+        the same statement, so what the caller needs of them comes back with the claim.
 
         Lock order: `pk`'s row is locked first, alone (the only lock this transaction waits for);
         the others are then taken with SKIP LOCKED, which never waits. Taking the candidates first
         and then waiting for `pk` deadlocked two claimers whose own rows were each other's
         candidates. A `pk` held by another claimer's batch is marked `unsent_field`: its message
-        is used up, so if that batch gives it back unplayed, it must be sent again.
+        is used up, so if that batch gives it back unplayed, it must be sent again. The three
+        statements go in one round trip (`arena.rows.run_together`), one transaction.
         """
         now = timezone.now()
         table = connection.ops.quote_name(self.model._meta.db_table)
-        started = f", {connection.ops.quote_name(self.started_field)} = %(now)s" if self.started_field else ""
-        claimable = "(status = %(queued)s OR (status = %(running)s AND lease_expires_at < %(now)s))"
-        params: dict[str, Any] = {
-            "pk": pk,
-            "queued": self.queued,
-            "running": self.running,
-            "now": now,
-            "lease": now + timedelta(seconds=self.lease_seconds()),
-            "max": self.max_attempts(),
-            "extra": max(0, extra),
-        }
+        started = f", {connection.ops.quote_name(self.started_field)} = %s" if self.started_field else ""
+        max_attempts = self.max_attempts()
+        lease = now + timedelta(seconds=self.lease_seconds())
         others = ""
+        other_params: list[Any] = []
         if extra > 0:
             others = (
-                f" OR id IN (SELECT candidate.id FROM {table} candidate WHERE candidate.status = %(queued)s"
-                " AND candidate.attempt < %(max)s AND candidate.id <> %(pk)s"
-                + (f" AND ({extra_filter})" if extra_filter else "")
-                + " ORDER BY candidate.id LIMIT %(extra)s FOR UPDATE SKIP LOCKED)"
+                f" OR id IN (SELECT candidate.id FROM {table} candidate WHERE candidate.status = %s"
+                " AND candidate.attempt < %s AND candidate.id <> %s"
+                + (f" AND ({extra_filter.replace('%(pk)s', '%s')})" if extra_filter else "")
+                + " ORDER BY candidate.id LIMIT %s FOR UPDATE SKIP LOCKED)"
             )
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT status, attempt, lease_expires_at FROM {table} WHERE id = %(pk)s FOR UPDATE", params
+            other_params = [self.queued, max_attempts, pk]
+            other_params += [pk] * extra_filter.count("%(pk)s")
+            other_params.append(extra)
+        update = (
+            f"UPDATE {table} SET status = %s, attempt = attempt + 1, lease_expires_at = %s{started}"
+            " WHERE (status = %s OR (status = %s AND lease_expires_at < %s)) AND attempt < %s"
+            f" AND (id = %s{others}) RETURNING " + ("*" if read else "id, attempt")
+        )
+        update_params: list[Any] = [self.running, lease, *([now] if self.started_field else [])]
+        update_params += [self.queued, self.running, now, max_attempts, pk, *other_params]
+        statements: list[tuple[str, Sequence[Any]]] = [
+            (f"SELECT status, attempt, lease_expires_at FROM {table} WHERE id = %s FOR UPDATE", [pk])
+        ]
+        if self.unsent_field:
+            unsent = connection.ops.quote_name(self.unsent_field)
+            statements.append(
+                (
+                    f"UPDATE {table} SET {unsent} = true WHERE id = %s AND status = %s AND lease_expires_at >= %s",
+                    [pk, self.running, now],
+                )
             )
-            own = cursor.fetchone()
-            if own is None:
-                return [], None
-            status, attempt, lease = own
-            held = status == self.running and lease is not None and lease >= now
-            if held and self.unsent_field:
-                unsent = connection.ops.quote_name(self.unsent_field)
-                cursor.execute(f"UPDATE {table} SET {unsent} = true WHERE id = %(pk)s", params)
-            cursor.execute(
-                f"UPDATE {table} SET status = %(running)s, attempt = attempt + 1, lease_expires_at = %(lease)s"
-                f"{started} WHERE {claimable} AND attempt < %(max)s AND (id = %(pk)s{others})"
-                " RETURNING id, attempt",
-                params,
-            )
-            won = sorted((int(row[0]), int(row[1])) for row in cursor.fetchall())
+        if read:
+            statements.append((f"WITH won AS ({update}) {read}", update_params))
+        else:
+            statements.append((update, update_params))
+        # Not durable: a claim that a crash of PostgreSQL undoes had no result committed on it (a result's
+        # commit is synchronous and flushes the log up to itself); its match is simply queued again.
+        results = run_together(statements, durable=False)
+        if not results[0]:
+            return [], None, []
+        status, attempt, lease_at = results[0][0]
+        rows = results[-1]
+        won = sorted({(int(row[0]), int(row[1])) for row in rows})
         if any(row_pk == pk for row_pk, _ in won):
-            return won, None
+            return won, None, rows
         # Not ours: a claimable row (queued, or running past its lease) that has used all its attempts.
-        stuck = status == self.running and lease is not None and lease < now
-        if attempt >= self.max_attempts() and (status == self.queued or stuck):
-            return won, attempt
-        return won, None
+        stuck = status == self.running and lease_at is not None and lease_at < now
+        if attempt >= max_attempts and (status == self.queued or stuck):
+            return won, attempt, rows
+        return won, None, rows
 
     def unclaim(self, claims: Sequence[tuple[int, int]], *, resend: Collection[int] = ()) -> list[int]:
         """Give back rows claimed but never started: queued again with the attempt each had before.

@@ -1,22 +1,46 @@
-"""Writing many rows' fields in one UPDATE ... FROM (VALUES ...): what bulk_update does, at a fraction of its cost.
+"""Writing many rows in few round trips: UPDATE ... FROM (VALUES ...), INSERT ... VALUES, several statements at once.
 
 Django's bulk_update builds one CASE WHEN expression per field and row, which costs more CPU than
 the rest of a batch of match results together; here the values go in as one VALUES list with the
-columns' own types.
+columns' own types. A play task's claim and a batch's commit are mostly round trips to PostgreSQL,
+so `run_together` sends several statements in one, and `instance` makes model instances from rows
+a statement returned, without a queryset.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from typing import Any
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, TypeVar
+from uuid import UUID
 
-from django.db import connection, models
+import psycopg
+from django.db import connection, models, transaction
+
+ModelT = TypeVar("ModelT", bound=models.Model)
 
 
 def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]) -> int:
     """Write `fields` of `rows` (saved instances of `model`) in one statement; returns the rows updated."""
     if not rows:
         return 0
+    sql, params = update_statement(model, rows, fields)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
+
+
+def update_statement(
+    model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """The UPDATE of `update_rows` and its one parameter, to run with others (`run_together`).
+
+    The rows' values go in as one JSON array read by `jsonb_to_recordset` with the columns' own
+    types: one placeholder whatever the batch's size (a placeholder per value cost more to merge
+    into the query on the client than the statement took to run).
+    """
     quote = connection.ops.quote_name
     meta = model._meta
     columns: list[models.Field[Any, Any]] = []
@@ -27,22 +51,104 @@ def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields:
         columns.append(field)
     pk = meta.pk
     assert pk is not None
-    casts = [f"%s::{pk.db_type(connection)}"] + [f"%s::{field.db_type(connection)}" for field in columns]
-    row_sql = "(" + ", ".join(casts) + ")"
-    params: list[Any] = []
-    for row in rows:
-        params.append(pk.get_db_prep_value(row.pk, connection))
-        for field in columns:
-            params.append(field.get_db_prep_save(getattr(row, field.attname), connection))
+    values = [
+        [pk.get_prep_value(row.pk), *(field.get_prep_value(getattr(row, field.attname)) for field in columns)]
+        for row in rows
+    ]
     names = ["pk"] + [f"v{index}" for index in range(len(columns))]
+    typed = ", ".join(f"{name} {field.db_type(connection)}" for name, field in zip(names, [pk, *columns], strict=True))
     assignments = ", ".join(
         f"{quote(field.column)} = new.{name}" for field, name in zip(columns, names[1:], strict=True)
     )
     table = quote(meta.db_table)
     sql = (
-        f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row_sql] * len(rows))}) "
-        f"AS new ({', '.join(names)}) WHERE {table}.{quote(pk.column)} = new.pk"
+        f"UPDATE {table} SET {assignments} FROM jsonb_to_recordset(%s::jsonb) AS new ({typed})"
+        f" WHERE {table}.{quote(pk.column)} = new.pk"
     )
+    return sql, [_records(names, values)]
+
+
+def insert_statement(
+    model: type[models.Model], rows: Sequence[models.Model], *, on_conflict: str = ""
+) -> tuple[str, list[Any]]:
+    """One INSERT of new `rows` (every column but the primary key, `auto_now` ones filled as `save` fills
+    them, in the rows' order), to run with others (`run_together`); `on_conflict` is appended as is.
+    One parameter, as `update_statement`."""
+    meta = model._meta
+    columns = [field for field in meta.concrete_fields if not field.primary_key]
+    values = [[field.get_prep_value(field.pre_save(row, True)) for field in columns] for row in rows]
+    names = [f"v{index}" for index in range(len(columns))]
+    typed = ", ".join(f"{name} {field.db_type(connection)}" for name, field in zip(names, columns, strict=True))
+    targets = ", ".join(connection.ops.quote_name(field.column) for field in columns)
+    # WITH ORDINALITY: the rows go in (and take their ids) in the order given.
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({targets})"
+        f" SELECT {', '.join(names)} FROM ROWS FROM (jsonb_to_recordset(%s::jsonb) AS ({typed}))"
+        f" WITH ORDINALITY AS new ({', '.join(names)}, n) ORDER BY n"
+    )
+    return (f"{sql} {on_conflict}" if on_conflict else sql), [_records(names, values)]
+
+
+def _records(names: Sequence[str], values: Sequence[Sequence[Any]]) -> str:
+    """Rows as the JSON array of objects that jsonb_to_recordset reads (times and ids as text, which
+    PostgreSQL reads back exactly; floats in Python's shortest exact form)."""
+    return json.dumps([dict(zip(names, row, strict=True)) for row in values], default=_json_default, allow_nan=False)
+
+
+def _json_default(value: object) -> str:
+    if isinstance(value, datetime | date | UUID | Decimal):
+        return value.isoformat() if isinstance(value, datetime | date) else str(value)
+    raise TypeError(f"cannot write {type(value).__name__} through jsonb_to_recordset")
+
+
+def select_columns(alias: str, model: type[models.Model]) -> str:
+    """Every column of `model` under `alias`, in the order `instance` takes them."""
+    return ", ".join(f"{alias}.{connection.ops.quote_name(field.column)}" for field in model._meta.concrete_fields)
+
+
+def instance(model: type[ModelT], values: Sequence[Any]) -> ModelT:
+    """A model instance from the raw values of `select_columns`, converted as a queryset would (JSON decoded),
+    without a queryset's per-query work."""
+    fields = model._meta.concrete_fields
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        # What Field.get_db_converters gives a queryset: the field's own from_db_value, if it has one.
+        convert = getattr(field, "from_db_value", None)
+        converted.append(value if convert is None else convert(value, None, connection))
+    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+
+
+def run_together(
+    statements: Sequence[tuple[str, Sequence[Any]]], *, durable: bool = True
+) -> list[list[tuple[Any, ...]]]:
+    """Run several statements in one round trip to PostgreSQL, in order; the rows each one returned.
+
+    `durable=False`, outside any transaction: their transaction's commit does not wait for the disk
+    (`synchronous_commit` off for it alone). Only for writes that a crash of PostgreSQL itself may
+    undo without harm (a claim, a mark): any later synchronous commit flushes the log up to itself,
+    so such a write is lost only with what was not committed yet anyway.
+
+    With client-side binding (psycopg's ClientCursor, Django's default) they go as one simple query,
+    which PostgreSQL runs in order and, outside a transaction, as one implicit transaction: a lock
+    taken by an earlier statement is held by the later ones, and an error undoes them all. Otherwise
+    (server-side binding takes one statement at a time) they run one by one in one transaction.
+    Placeholders are `%s`; a literal percent sign is written `%%`.
+    """
+    if not statements:
+        return []
+    if not durable and not connection.in_atomic_block:
+        return run_together([("SET LOCAL synchronous_commit TO off", []), *statements])[1:]
+    results: list[list[tuple[Any, ...]]] = []
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return int(cursor.rowcount)
+        if isinstance(cursor.cursor, psycopg.ClientCursor):
+            cursor.execute("; ".join(sql for sql, _ in statements), [p for _, params in statements for p in params])
+            for index in range(len(statements)):
+                if index:
+                    cursor.nextset()
+                results.append(list(cursor.fetchall()) if cursor.description else [])
+            return results
+        with transaction.atomic():
+            for sql, params in statements:
+                cursor.execute(sql, params)
+                results.append(list(cursor.fetchall()) if cursor.description else [])
+    return results

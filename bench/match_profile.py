@@ -34,15 +34,15 @@ GAME = "part-du-chef"
 # (label, file ending, function): the phases of a match, as the profile names them.
 PHASES = (
     ("the task's body, all of it", "results/finish.py", "run_matches"),
-    ("claim (one conditional UPDATE)", "arena/claims.py", "claim_batch"),
-    ("load the match and its seats", "results/finish.py", "_load"),
+    ("a glance at its match (one plain SELECT)", "arena/claims.py", "glance"),
+    ("claim and read: one round trip", "arena/claims.py", "claim_and_read"),
     ("play the game (arena.runner.play)", "arena/runner.py", "play"),
     ("commit: the whole transaction", "results/finish.py", "commit_results"),
-    ("  rating: lock rows, Elo, ledger rows", "ratings/ledger.py", "rate"),
-    ("  match and seat rows written", "arena/rows.py", "update_rows"),
+    ("  rating: lock rows, Elo (ratings.ledger.rate_deferred)", "ratings/ledger.py", "rate_deferred"),
     ("  match_committed receivers", "django/dispatch/dispatcher.py", "send"),
-    ("  leaderboard index (Redis, on commit)", "ratings/standings.py", "apply"),
-    ("SQL statements (psycopg execute)", "psycopg/cursor.py", "execute"),
+    ("  leaderboard index (Redis, on commit)", "ratings/leaderboard/index.py", "apply"),
+    ("several statements in one round trip (arena.rows.run_together)", "arena/rows.py", "run_together"),
+    ("SQL round trips (psycopg execute)", "psycopg/cursor.py", "execute"),
     ("BEGIN, COMMIT, savepoints", "psycopg/_connection_base.py", "_exec_command"),
 )
 
@@ -139,6 +139,8 @@ def main() -> None:
     for label, (calls, cumulative) in phases.items():
         share = f"{cumulative / total:.0%}" if total else "-"
         print(f"| {label} | {calls} | {cumulative * per_match:.2f} | {share} |")
+    trips = phases[PHASES[-2][0]][0] + phases[PHASES[-1][0]][0]
+    print(f"\nround trips to PostgreSQL per match: {trips / len(tables):.2f} (statements and BEGIN/COMMIT)")
     print(f"\nfunctions by their own time (top {args.top}):\n")
     stats.sort_stats("tottime").print_stats(args.top)
 

@@ -2,12 +2,16 @@
 
 End to end = a match queued in PostgreSQL, its task sent through Redis, claimed by a Celery worker,
 played with the built-in bots, and its result, seats and multiplayer Elo update committed with the
-rating rows locked. Measured per round from the round's first claim (`started_at`) to its last
-commit (`finished_at`), taken from the database.
+rating rows locked. Measured per round from the round's first claim (`started_at`, from the database)
+to the end of its last play task (a `task_postrun` hook of this script's worker wrapper), once every
+message is consumed: a task that finds its match played by another task's batch costs the service
+too, even after the last commit.
 
 In process = the same matches (same players, seeds and bots) played by `arena.runner.play` in one
-Python process, no database: the engine each tree runs (this tree's compiled build when it is
-current, see scripts/build_engine.py; a tree without one runs the pure Python engine).
+Python process, no database, each round's just before the service plays them (so both see the same
+load): the engine each tree runs (this tree's compiled build when it is current, see
+scripts/build_engine.py; a tree without one runs the pure Python engine). The ratio printed for each
+tree is the service's cost per rated match over the cost of the same game in process.
 
     python bench/rated_matches.py [--matches 600] [--rounds 3] [--players 40] [--concurrency 2]
                                   [--bots random] [--seats 2-5] [--baseline 95e61cf | --baseline none]
@@ -43,6 +47,35 @@ sys.path.insert(0, str(_TREE))
 
 GAME = "part-du-chef"
 PLAYER_PREFIX = "bench-"
+
+
+# -- the worker: a plain `celery worker`, noting when each play task ends -----------------------------
+
+PLAY_TASK = "arena.play_match"  # the same name in every tree compared
+
+
+def run_worker(argv: list[str]) -> None:
+    """`celery worker` with `argv`; every play task that ends counts in Redis with its end time, so that a
+    round lasts until the last message is consumed, the tasks that find their match played included."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import redis
+    from celery.bin.celery import main as celery_main
+    from celery.signals import task_postrun
+
+    key = os.environ["BENCH_TASKS_KEY"]
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+
+    def ended(sender: object = None, **kwargs: object) -> None:
+        if getattr(sender, "name", "") == PLAY_TASK:
+            pipe = client.pipeline()
+            pipe.incr(f"{key}:count")
+            pipe.set(f"{key}:last", repr(time.time()))
+            pipe.execute()
+
+    task_postrun.connect(ended, weak=False)
+    # As `python -m celery -A config worker ...` (a usage error exits 2 with Celery's own message).
+    sys.argv = ["celery", "-A", "config", "worker", *argv]
+    sys.exit(celery_main())
 
 
 # -- the driver: one step in one tree, its result as one JSON line on stdout --------------------------
@@ -103,16 +136,17 @@ def drive_engine(args: argparse.Namespace) -> dict[str, Any]:
     import games.part_du_chef as package
     from arena import runner
 
-    tables = _tables(_players(), args.matches, args.seats, 0)
+    tables = _tables(_players(), args.matches, args.seats, args.round)
     started = time.perf_counter()
     for seated, seed in tables:
         runner.play(GAME, seated, seed, {})
-    rate = len(tables) / (time.perf_counter() - started)
+    seconds = time.perf_counter() - started
     engine = "compiled" if getattr(package, "_build", None) is not None else "pure Python"
-    return {"rate": rate, "engine": engine}
+    return {"games": len(tables), "seconds": seconds, "engine": engine}
 
 
 def drive_round(args: argparse.Namespace) -> dict[str, Any]:
+    from django.conf import settings
     from django.db.models import Max, Min
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -132,15 +166,19 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
             match = create_match(game=GAME, kind="ranked", player_ids=[p.id for p in seated], seed=seed)
             ids.append(match.id)
             progress.advance(task)
+    import redis
+
+    tasks_key = f"bench-rated-matches-tasks-{os.getpid()}"
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    client.delete(f"{tasks_key}:count", f"{tasks_key}:last")
     log = open(args.log, "ab")  # noqa: SIM115  (closed below, after the worker)
     worker = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
+            str(Path(__file__).resolve()),
+            "--worker",
+            "--tree",
+            str(_TREE),
             "--pool=prefork",
             f"--concurrency={args.concurrency}",
             "--without-gossip",
@@ -149,7 +187,7 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
             f"--hostname=bench-{os.getpid()}@%h",
         ],
         cwd=_TREE,
-        env=dict(os.environ, PYTHONPATH=str(_TREE)),
+        env=dict(os.environ, PYTHONPATH=str(_TREE), BENCH_TASKS_KEY=tasks_key),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -164,7 +202,9 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
             while True:
                 done = rows.filter(status__in=["finished", "failed"]).count()
                 progress.update(task, completed=done)
-                if done >= len(ids):
+                # Every match over, and every message consumed: each match's own (ids) and any sent again.
+                ended = int(client.get(f"{tasks_key}:count") or 0)
+                if done >= len(ids) and ended >= len(ids) and client.llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0:
                     break
                 if worker.poll() is not None:
                     log.flush()
@@ -175,25 +215,39 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
                     )
                 if time.monotonic() > deadline:
                     raise SystemExit(f"{label}: the worker took too long; its log: {args.log}")
-                time.sleep(0.25)
+                time.sleep(0.05)
     finally:
         worker.terminate()
         worker.wait(timeout=60)
         log.close()
     span = rows.aggregate(first=Min("started_at"), last=Max("finished_at"))
+    # From the first claim to the end of the last play task: the tasks that found their match played
+    # by another task's batch cost the service too, even after the last commit.
+    last = max(span["last"].timestamp(), float(client.get(f"{tasks_key}:last") or 0))
+    client.delete(f"{tasks_key}:count", f"{tasks_key}:last")
     return {
         "matches": len(ids),
-        "seconds": (span["last"] - span["first"]).total_seconds(),
+        "seconds": last - span["first"].timestamp(),
+        "to_last_commit": (span["last"] - span["first"]).total_seconds(),
         "failed": rows.filter(status="failed").count(),
     }
 
 
 def drive_replay(args: argparse.Namespace) -> dict[str, Any]:
-    from ratings.ledger import verify_ratings
-    from ratings.models import RatingChange
+    # Runs in either tree: the baseline (95e61cf) has no verify_ratings, only replay_ledger to (rating, games).
+    from ratings import ledger
+    from ratings.models import Rating, RatingChange
 
-    replayed = verify_ratings(GAME)  # raises if the ratings do not follow from the ledger
-    return {"ledger_rows": RatingChange.objects.filter(game=GAME).count(), "players": len(replayed)}
+    verify = getattr(ledger, "verify_ratings", None)
+    if verify is not None:
+        players = len(verify(GAME))  # raises if the ratings do not follow from the ledger
+    else:
+        replayed: dict[int, Any] = dict(ledger.replay_ledger(GAME))  # (rating, games) in that tree
+        stored = {row.player_id: (row.rating, row.games) for row in Rating.objects.filter(game=GAME)}
+        if replayed != stored:
+            raise SystemExit(f"{args.label}: the stored ratings differ from the replayed ledger")
+        players = len(stored)
+    return {"ledger_rows": RatingChange.objects.filter(game=GAME).count(), "players": players}
 
 
 DRIVERS = {"reset": drive_reset, "engine": drive_engine, "round": drive_round, "replay": drive_replay}
@@ -225,8 +279,10 @@ class Tree:
         self.log = log
         self.matches = 0
         self.seconds = 0.0
+        self.to_last_commit = 0.0
         self.failed = 0
-        self.engine_rate = 0.0
+        self.engine_games = 0
+        self.engine_seconds = 0.0
         self.engine = ""
 
     def run(self, driver: str, args: argparse.Namespace, **extra: object) -> dict[str, Any]:
@@ -252,6 +308,10 @@ class Tree:
     @property
     def rate(self) -> float:
         return self.matches / self.seconds
+
+    @property
+    def engine_rate(self) -> float:
+        return self.engine_games / self.engine_seconds
 
 
 def main() -> None:
@@ -289,21 +349,29 @@ def main() -> None:
                     f"baseline {args.baseline}",
                     old,
                     baseline_python(old),
-                    database_url("_bench_b"),
+                    database_url("_bench_b", fresh=True),
                     f"arena-bench-b-{pid}",
                     log_path(f"rated-matches-worker-b-{pid}"),
                 )
             )
         for tree in trees:
             tree.run("reset", args)
-            found = tree.run("engine", args, matches=per_round)
-            tree.engine_rate, tree.engine = found["rate"], found["engine"]
-            print(f"{tree.label}: in-process engine ({tree.engine}) {tree.engine_rate:.1f} games/s", file=sys.stderr)
         for round_number in range(args.rounds):
             for tree in trees:
+                # The same games in process, just before the service plays them: both under the same load.
+                found = tree.run("engine", args, matches=per_round, round=round_number)
+                tree.engine_games += found["games"]
+                tree.engine_seconds += found["seconds"]
+                tree.engine = found["engine"]
+                print(
+                    f"{tree.label}, round {round_number + 1}: in-process engine ({tree.engine}) "
+                    f"{found['games'] / found['seconds']:.1f} games/s",
+                    file=sys.stderr,
+                )
                 found = tree.run("round", args, matches=per_round, round=round_number)
                 tree.matches += found["matches"]
                 tree.seconds += found["seconds"]
+                tree.to_last_commit += found["to_last_commit"]
                 tree.failed += found["failed"]
                 rate = found["matches"] / found["seconds"]
                 print(f"{tree.label}, round {round_number + 1}: {rate:.1f} rated matches/s", file=sys.stderr)
@@ -320,6 +388,13 @@ def main() -> None:
             f"| {tree.label} | {tree.engine} | {args.bots} | {tree.matches} ({tree.failed} failed) | {args.seats} | "
             f"{args.concurrency} | {tree.rate:.1f} | {tree.engine_rate:.1f} | {tree.engine_rate / tree.rate:.1f}x |"
         )
+    print()
+    for tree in trees:
+        print(
+            f"{tree.label}: the service's cost per rated match / the same games in process: "
+            f"**{tree.engine_rate / tree.rate:.1f}x** (to the last commit only, leaving out the tasks that "
+            f"end after it: {tree.engine_rate * tree.to_last_commit / tree.matches:.1f}x)"
+        )
     if len(trees) > 1:
         new, old_tree = trees
         print(
@@ -332,7 +407,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if "--driver" in sys.argv:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        run_worker(sys.argv[4:])  # after `--worker --tree PATH`: the tree's path is first on sys.path (above)
+    elif "--driver" in sys.argv:
         drive(sys.argv[1:])
     else:
         main()

@@ -14,6 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
+from psycopg import sql
+
 ROOT = Path(__file__).resolve().parent.parent
 # Where the benchmarks keep what outlives a run: the processes' logs, the baseline's virtual environment.
 VAR = ROOT / "var" / "bench"
@@ -40,15 +43,21 @@ def baseline_context(ref: str) -> Iterator[Path | None]:
         yield tree
 
 
-def database_url(suffix: str) -> str:
+def database_url(suffix: str, *, fresh: bool = False) -> str:
     """DATABASE_URL with `suffix` appended to the database name, created when missing: a benchmark never
-    touches live data, and runs from a fresh clone."""
+    touches live data, and runs from a fresh clone. `fresh`: dropped first, for a baseline tree, whose
+    migrations cannot undo those of another commit measured before in the same database."""
     from common.env import env_str
     from common.services import ensure_postgres_database, parse_postgres_url
 
     target = parse_postgres_url(env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena"))
     auth = target.user + (f":{target.password}" if target.password else "")
     url = f"postgres://{auth}@{target.host}:{target.port}/{target.name}{suffix}"
+    if fresh:
+        server = f"postgres://{auth}@{target.host}:{target.port}/postgres"
+        with psycopg.connect(server, autocommit=True) as conn:
+            drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(target.name + suffix))
+            conn.execute(drop)
     problem = ensure_postgres_database(parse_postgres_url(url))
     if problem is not None:
         raise SystemExit(f"cannot create or reach the benchmark's database {target.name}{suffix}: {problem}")

@@ -149,6 +149,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Celery's Django fixup closes every database connection before and after every task unless this is
+# set, so each task (most of a batch's find their match played and end after one SELECT) paid for a
+# new connection. With it, a worker keeps its connection as a web process does (CONN_MAX_AGE, health
+# checks: config/celery.py calls close_old_connections around each task); the fixup's own close comes
+# only every this many tasks.
+CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 
 # --- Arena ------------------------------------------------------------------------------------

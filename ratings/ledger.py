@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Match, MatchSeat, Player
-from arena.rows import update_rows
+from arena.rows import insert_statement, instance, run_together, select_columns, update_rows, update_statement
 from ratings import buckets
 from ratings.elo import (
     INITIAL_DEVIATION,
@@ -50,22 +51,42 @@ class GameResult:
 
 
 def _lock_rows(game: str, players: Sequence[Player]) -> dict[int, Rating]:
-    """Create the missing rating rows, then lock them in ascending player id (the order of every batch)."""
+    """Create the missing rating rows, then lock them in ascending player id (the order of every batch).
+
+    Both statements go in one round trip (`arena.rows.run_together`).
+    """
     by_id = sorted({player.id: player for player in players}.values(), key=lambda player: player.id)
-    Rating.objects.bulk_create(
+    create = insert_statement(
+        Rating,
         [Rating(player=p, game=game, kind=p.kind, rating=INITIAL_RATING) for p in by_id],
-        ignore_conflicts=True,
+        on_conflict="ON CONFLICT (player_id, game) DO NOTHING",
     )
-    return {
-        rating.player_id: rating
-        for rating in Rating.objects.select_for_update()
-        .filter(game=game, player_id__in=[p.id for p in by_id])
-        .order_by("player_id")
-    }
+    lock = (
+        f"SELECT {select_columns('rating', Rating)} FROM ratings_rating rating"
+        f" WHERE rating.game = %s AND rating.player_id IN ({', '.join(['%s'] * len(by_id))})"
+        " ORDER BY rating.player_id FOR UPDATE",
+        [game, *[p.id for p in by_id]],
+    )
+    _, locked = run_together([create, lock])
+    return {row.player_id: row for row in (instance(Rating, values) for values in locked)}
 
 
 def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
     """Move the ratings of these rated matches once each, in the given order; the changes written.
+
+    `rate_deferred` with its writes run at once.
+    """
+    changes, writes = rate_deferred(results)
+    run_together(writes)
+    return changes
+
+
+def rate_deferred(
+    results: Sequence[GameResult],
+) -> tuple[dict[tuple[int, int], SeatChange], list[tuple[str, Sequence[Any]]]]:
+    """Move the ratings of these rated matches once each, in the given order: the changes, and the
+    statements that write them, which the caller runs in this same transaction before it commits (with
+    its own writes, in one round trip: `arena.rows.run_together`).
 
     Must run inside the transaction that commits the results. The rating rows of every match are
     locked first, all at once, per game in ascending player id: batches that share players queue up
@@ -75,10 +96,10 @@ def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
     grows by its idle time, then the game's rating and deviation come from ratings.elo.rate_game.
     The rating rows, the histogram and the leaderboard index (on commit) are written once for the batch.
 
-    Returns {(match id, player id): SeatChange}.
+    Returns ({(match id, player id): SeatChange}, the writes).
     """
     if not results:
-        return {}
+        return {}, []
     by_game: dict[str, list[Player]] = {}
     for result in results:
         by_game.setdefault(result.match.game, []).extend(result.players)
@@ -122,16 +143,20 @@ def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
             row.provisional_left = max(0, row.provisional_left - 1)
             row.updated_at = now
         touched.update({(match.game, player.id): player for player in result.players})
-    RatingChange.objects.bulk_create(ledger)
+    # Ledger rows first (a second rating of a match fails there), then the histogram, then the rows.
+    writes: list[tuple[str, Sequence[Any]]] = [insert_statement(RatingChange, ledger)]
     for game, game_moves in sorted(moves.items()):
-        buckets.move(game, game_moves)
+        bucket_write = buckets.move_statement(game, game_moves)
+        if bucket_write is not None:
+            writes.append(bucket_write)
     written = [rows[key] for key in sorted(touched)]
-    update_rows(Rating, written, ["rating", "deviation", "rated_at", "games", "provisional_left", "updated_at"])
+    fields = ["rating", "deviation", "rated_at", "games", "provisional_left", "updated_at"]
+    writes.append(update_statement(Rating, written, fields))
     for game in sorted({game for game, _ in touched}):
         keys = [key for key in sorted(touched) if key[0] == game]
         # The leaderboard index follows once the transaction commits, with the values written here.
         index.apply_on_commit(game, [rows[key] for key in keys], [touched[key] for key in keys])
-    return changes
+    return changes, writes
 
 
 def reset_provisional(player: Player) -> int:

@@ -12,23 +12,32 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from arena import runner
-from arena.claims import MATCH_LEASE, claim_batch, claim_group, give_back, release_after_error
+from arena.claims import (
+    MATCH_LEASE,
+    Claimed,
+    claim_and_read,
+    claim_group,
+    give_back,
+    glance,
+    release_after_error,
+)
 from arena.models import Match, MatchSeat
-from arena.rows import update_rows
+from arena.rows import run_together, update_statement
 from botclient.lockstep import Lockstep
 from common.outages import OUTAGES, retrying
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
-from ratings.ledger import GameResult, rate
+from ratings.ledger import GameResult, rate_deferred
 from results.signals import match_committed
 
 log = logging.getLogger(__name__)
@@ -37,6 +46,25 @@ _TICK = timedelta(microseconds=1)
 # Shares of the lease: how long a play task retries through an outage, and then tries to give back its claims.
 _RETRY_SHARE = 0.7
 _GIVE_BACK_SHARE = 0.08
+
+
+# The matches this process committed lately, by database. A finished match never changes again, so
+# the task that brings one of them (its own message, after another task's batch played it) ends
+# without a query, as it would after one. Bounded: a task comes soon after its batch, if ever.
+_RECENT_LIMIT = 4096
+_recent: OrderedDict[tuple[str, int], None] = OrderedDict()
+
+
+def _remember(ids: Collection[int]) -> None:
+    name = str(connection.settings_dict["NAME"])
+    for pk in sorted(ids):
+        _recent[(name, pk)] = None
+    while len(_recent) > _RECENT_LIMIT:
+        _recent.popitem(last=False)
+
+
+def _committed_here(match_id: int) -> bool:
+    return (str(connection.settings_dict["NAME"]), match_id) in _recent
 
 
 @dataclass
@@ -97,7 +125,7 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
         ours = [item for item in batch if current.get(item.match.pk) == (item.attempt, Match.Status.RUNNING)]
         if not ours:
             return set()
-        changes = rate(
+        changes, writes = rate_deferred(
             [
                 GameResult(
                     match=item.match,
@@ -133,18 +161,29 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
             match.lease_expires_at = None
             match.error = ""
             match.finished_at = finished_at
-        update_rows(
-            Match, [item.match for item in ours], ["status", "record", "lease_expires_at", "error", "finished_at"]
-        )
-        update_rows(
-            MatchSeat,
-            [seat for item in ours for seat in item.seats],
-            ["score", "rank", "forfeited", "rating_before", "rating_after"],
+        # The ratings' writes (ledger rows first: a second rating fails there), then the matches and
+        # seats: one round trip for all of them.
+        run_together(
+            [
+                *writes,
+                update_statement(
+                    Match,
+                    [item.match for item in ours],
+                    ["status", "record", "lease_expires_at", "error", "finished_at"],
+                ),
+                update_statement(
+                    MatchSeat,
+                    [seat for item in ours for seat in item.seats],
+                    ["score", "rank", "forfeited", "rating_before", "rating_after"],
+                ),
+            ]
         )
         for item in ours:
             # The features above (tournaments, submitted bots) write in this same transaction.
             match_committed.send(sender=Match, match=item.match, seats=item.seats, played=item.played)
-    return {item.match.pk for item in ours}
+        committed = {item.match.pk for item in ours}
+        transaction.on_commit(partial(_remember, committed))
+    return committed
 
 
 def run_match(match_id: int) -> str:
@@ -168,19 +207,26 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     given back the same way once the database answers. None of this uses up an attempt; only a
     game that fails, or a lease that runs out (the worker died), does.
     """
+    if _committed_here(match_id):
+        return "not claimed"
     if extra is None:
         extra = int(settings.ARENA_CLAIM_BATCH) - 1
     # Retries stop well before the leases run out (and before the task's soft time limit).
     until = time.monotonic() + MATCH_LEASE.lease_seconds() * _RETRY_SHARE
-    grouped = retrying(lambda: _deal_group_of(match_id), until=until, what=f"reading match {match_id}")
-    if grouped:
+    # Most tasks of a batch find their match played already: one plain read says so, and they stop there.
+    # One that finds it held by another batch still claims (marking its message used up) and takes
+    # other queued matches with it, so both workers play.
+    seen = retrying(lambda: glance(match_id), until=until, what=f"reading match {match_id}")
+    if seen is None or (seen.over and not seen.grouped):
+        return "not claimed"
+    if seen.grouped:
         return run_deal(match_id)
-    claimed = retrying(lambda: claim_batch(match_id, extra), until=until, what=f"claiming match {match_id}")
-    return _play_or_give_back(match_id, claimed, until, _play_claimed)
+    claimed = retrying(lambda: claim_and_read(match_id, extra), until=until, what=f"claiming match {match_id}")
+    return _play_or_give_back(match_id, claimed.claims, until, partial(_play_claimed, claimed))
 
 
-def _play_claimed(match_id: int, attempts: dict[int, int], until: float) -> str:
-    matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
+def _play_claimed(claimed: Claimed, match_id: int, attempts: dict[int, int], until: float) -> str:
+    matches, seats = claimed.matches, claimed.seats
     # A batch's results wait for its last game: they are held back at most about this long.
     budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
     # The task's own match first: it is the one its message asked for.
@@ -314,10 +360,6 @@ def _settle(
     for item in batch:
         outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
     return outcome.get(match_id, "not claimed")
-
-
-def _deal_group_of(match_id: int) -> bool:
-    return Match.objects.filter(pk=match_id, deal_group__isnull=False).exists()
 
 
 def _read(ids: list[int]) -> tuple[dict[int, Match], dict[int, list[MatchSeat]]]:

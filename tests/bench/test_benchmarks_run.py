@@ -10,6 +10,7 @@ needs it.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -107,6 +108,17 @@ def test_a_documented_benchmark_runs_from_a_clean_state(name: str, clean_state: 
 
 
 @pytest.mark.system
+def test_rated_matches_runs_the_baseline_commit_in_its_own_environment(clean_state: dict[str, str]) -> None:
+    # The first run in a clone makes the baseline's virtual environment (var/bench/), about a minute.
+    command = ["rated_matches.py", "--matches", "6", "--rounds", "1", "--players", "6", "--baseline", "95e61cf"]
+    done = _run(command, clean_state, timeout=600)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "| baseline 95e61cf |" in done.stdout, done.stdout
+    assert "this tree / baseline 95e61cf: end to end" in done.stdout, done.stdout
+    assert "ledger replay, baseline 95e61cf:" in done.stdout, done.stdout
+
+
+@pytest.mark.system
 def test_a_worker_that_dies_stops_the_rated_matches_benchmark_with_its_last_lines(clean_state: dict[str, str]) -> None:
     # Celery refuses a negative pool size: the worker exits at once with a usage error.
     command = ["rated_matches.py", "--matches", "2", "--rounds", "1", "--players", "4", "--concurrency", "-1"]
@@ -127,3 +139,15 @@ def _free_port_pair() -> int:
             continue
         return port
     raise AssertionError("no two free ports in a row")
+
+
+@pytest.mark.system
+def test_the_leaderboard_benchmark_serves_the_baseline_from_its_own_environment(clean_state: dict[str, str]) -> None:
+    assert shutil.which("wrk"), "bench/leaderboard.py measures with wrk: make test installs it (apt-get install -y wrk)"
+    # 50,000 players: the benchmark asks for pages up to the 1,000th of 50 rows.
+    command = ["leaderboard.py", "--players", "50000", "--seconds", "2", "--rounds", "1", "--workers", "1"]
+    command += ["--connections", "2", "--port", str(_free_port_pair()), "--baseline", "95e61cf"]
+    done = _run(command, clean_state, timeout=600)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "20 requests answered alike by 2 tree(s)" in done.stderr + done.stdout, done.stderr[-3000:]
+    assert "| request | p99 this / baseline | requests/s this / baseline |" in done.stdout, done.stdout
