@@ -38,7 +38,7 @@ from botclient.lockstep import Lockstep
 from common.outages import OUTAGES, retrying
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
 from ratings.ledger import GameResult, rate_deferred
-from results.signals import match_committed
+from results.signals import match_committed, matches_committed
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +181,7 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
         for item in ours:
             # The features above (tournaments, submitted bots) write in this same transaction.
             match_committed.send(sender=Match, match=item.match, seats=item.seats, played=item.played)
+        matches_committed.send(sender=Match, matches=[item.match for item in ours])
         committed = {item.match.pk for item in ours}
         transaction.on_commit(partial(_remember, committed))
     return committed

@@ -8,3 +8,7 @@ from django.dispatch import Signal
 # match, its seats (placings, rating changes) and the ratings are written: what receivers write is
 # committed with the result or not at all.
 match_committed = Signal()
+
+# Sent once per committed batch, after `match_committed` for each of its matches, in the same transaction
+# (kwargs: matches, in batch order): for a receiver that looks the batch up at once, not match by match.
+matches_committed = Signal()

@@ -10,9 +10,9 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: models can be imported only once the app registry is ready.
         from arena.secrecy import register_hold_back
-        from results.signals import match_committed
+        from results.signals import matches_committed
         from tournaments import receivers
         from tournaments.secrecy import deal_hold_backs
 
-        match_committed.connect(receivers.tournament_match_done, dispatch_uid="tournaments.match_done")
+        matches_committed.connect(receivers.tournament_matches_done, dispatch_uid="tournaments.matches_done")
         register_hold_back("tournament-deals", deal_hold_backs)
