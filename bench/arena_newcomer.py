@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -34,17 +33,6 @@ def bench_database_url() -> str:
     from bench.trees import database_url
 
     return database_url("_bench")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-    except ProcessLookupError:
-        pass
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=20)
 
 
 def main() -> None:
@@ -74,7 +62,7 @@ def main() -> None:
     from django.db import connection
 
     from arena.models import ArenaEntry, Match, MatchSeat, Player
-    from bench.trees import log_path, stop_if_dead
+    from bench.trees import log_path, stop, stop_if_dead
     from matchmaking.entries import enter_arena
     from ratings.models import Rating
 
@@ -157,8 +145,8 @@ def main() -> None:
             lone_placed = [first_game(bot(placed=True), size, 0, True) for _ in range(args.runs)]
             rows.append((size, baseline, newcomer, lone_placed))
     finally:
-        stop(worker)
-        stop(beat)
+        stop(worker, timeout_s=20)
+        stop(beat, timeout_s=20)
         redis.Redis.from_url(settings.REDIS_URL).delete(tag, f"{tag}-periodic")
 
     def show(values: list[float]) -> str:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -65,17 +64,6 @@ def start_worker(name: str, concurrency: int, env: dict[str, str], log: Path) ->
         )
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=60)
-    except ProcessLookupError:
-        pass
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60, help=f"games per run: a multiple of {GAMES_PER_DEAL}")
@@ -111,7 +99,7 @@ def main() -> None:
     from django.core.management import call_command
 
     from bench.submitted_matches import KIT, InProcessKit, load_kit
-    from bench.trees import log_path, machine, stop_if_dead
+    from bench.trees import log_path, machine, stop, stop_if_dead
     from games.part_du_chef.comparison import Comparison, compare
     from games.part_du_chef.seating import NamedBot
     from submissions import actions, comparing

@@ -7,6 +7,7 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,18 @@ def stop_if_dead(process: subprocess.Popen[bytes], label: str, log: Path) -> Non
     code = process.poll()
     if code is not None:
         raise SystemExit(f"{label} stopped (exit {code}); its last lines ({log}):\n{last_lines(log)}")
+
+
+def stop(process: subprocess.Popen[bytes], timeout_s: float = 60.0) -> None:
+    """Stop a worker or beat the benchmark started in a session of its own: SIGTERM, then SIGKILL."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=timeout_s)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
 
 
 def machine() -> str:

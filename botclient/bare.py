@@ -15,6 +15,7 @@ from typing import Any, Unpack
 
 from sandbox import BundleRejected
 from sandbox.languages import launch
+from sandbox.process import close_pipes
 
 from .protocol import CRASH, BotFailure, MoveResult
 from .stdio import StdioBot, StdioLimits
@@ -53,12 +54,7 @@ class BareProcess:
             self.popen.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        close_pipes(self.popen)
 
 
 def bare_command(files: Path) -> tuple[list[str], Path]:

@@ -78,48 +78,50 @@ class SandboxedProcess:
         with self._lock:
             if self._closed:
                 return
-            if not self.slot.reclaim():
-                self._closed = True
-                self._close_without_slot()
-                return
             self._closed = True
+            held = self.slot.reclaim()
+            if held:
+                try:
+                    self._kill_all()
+                except BaseException:
+                    self.slot.release()
+                    shutil.rmtree(self.workdir, ignore_errors=True)
+                    raise
+        if not held:
+            # A lent slot was taken by another bot, which killed this idle process with every process of
+            # the uid: only our own child is left to reap; the uid, its cgroups and staging are the new holder's.
             try:
-                self._kill_all()
-            except BaseException:
-                self.slot.release()
-                shutil.rmtree(self.workdir, ignore_errors=True)
-                raise
+                os.killpg(self.popen.pid, signal.SIGKILL)  # our unreaped child: the pid is no one else's
+            except ProcessLookupError:
+                pass
+            try:
+                self._reap()
+            finally:
+                self.slot.give_up()
+            return
         try:
-            self.popen.wait(timeout=5)
-            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-                if stream is not None:
-                    try:
-                        stream.close()
-                    except OSError:
-                        pass
+            self._reap()
         finally:
             shutil.rmtree(self.workdir, ignore_errors=True)
             if self.cgroups is not None:
                 self.cgroups.remove(self.slot.uid)
             self.slot.release()
 
-    def _close_without_slot(self) -> None:
-        """A lent slot was taken by another bot, which killed this idle process with every process of the
-        uid: only our own child is left to reap; the uid, its cgroups and staging are the new holder's."""
-        try:
-            os.killpg(self.popen.pid, signal.SIGKILL)  # our unreaped child: the pid cannot be anyone else's
-        except ProcessLookupError:
-            pass
+    def _reap(self) -> None:
         try:
             self.popen.wait(timeout=5)
         finally:
-            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-                if stream is not None:
-                    try:
-                        stream.close()
-                    except OSError:
-                        pass
-            self.slot.give_up()
+            close_pipes(self.popen)
+
+
+def close_pipes(popen: subprocess.Popen[bytes]) -> None:
+    """Close our ends of a child's stdin, stdout and stderr, whatever state they are in."""
+    for stream in (popen.stdin, popen.stdout, popen.stderr):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
 
 
 def cpu_seconds_of_uid(uid: int) -> float:
