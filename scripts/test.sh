@@ -13,6 +13,8 @@ command -v redis-cli >/dev/null || apt_install redis-tools
 # Browser tests drive Debian's Chromium; bots in every language (docs/languages.md) need their toolchains.
 command -v chromium >/dev/null || apt_install chromium
 install_bot_toolchains
+# The translation catalogs are checked against the code with Django's makemessages, which runs GNU gettext.
+command -v xgettext >/dev/null || apt_install gettext
 # The leaderboard benchmark's load (tests/bench) comes from wrk.
 command -v wrk >/dev/null || apt_install wrk
 
