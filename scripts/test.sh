@@ -66,7 +66,8 @@ bash scripts/fuzz_api.sh
 # pytest in three tiers (tests/conftest.py gives each test one): together they are the whole suite.
 tier() {
     local status=0
-    "$VENV/bin/python" -m pytest tests/ -p no:cacheprovider "$@" || status=$?
+    # --durations: the slowest tests of each tier, printed at its end, to keep the suite lean.
+    "$VENV/bin/python" -m pytest tests/ -p no:cacheprovider --durations=15 --durations-min=2 "$@" || status=$?
     # 5: no test in this tier (say, a selection by -k elsewhere), which is no failure.
     if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then
         return "$status"
