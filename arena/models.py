@@ -142,9 +142,11 @@ class Match(models.Model):
 class MatchSeat(models.Model):
     """A seat of a match: who sat there, and once finished, how it went."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # No index of their own: (match, seat) and (player, match) below lead with them, and every seat
+    # written would update two more indexes for nothing.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", db_index=False)
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     forfeited = models.BooleanField(default=False)

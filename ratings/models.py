@@ -20,7 +20,8 @@ def current_deviation(deviation: float, rated_at: datetime | None, now: datetime
 
 
 class Rating(models.Model):
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    # No index of its own: the unique (player, game) leads with it (a rating row's every move would update it).
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings", db_index=False)
     game = models.CharField(max_length=32)
     # Copied from the player (a player's kind never changes) so leaderboards filtered by kind
     # are served from one index without a join.
@@ -70,8 +71,9 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """Ledger row; its id is the order in which changes were applied (per player, commit order)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # No indexes of their own: the unique (match, player) and (player, game, id) lead with them.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes", db_index=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False)
     game = models.CharField(max_length=32)
     before = models.FloatField()
     after = models.FloatField()
