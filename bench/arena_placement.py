@@ -8,7 +8,7 @@ match core (`arena.run_match`), in this process. A newcomer's error is the dista
 its rating and the rating of the house bot of the same engine at that moment. Baseline, in the same
 run: the error at entry (every newcomer starts at 1500).
 
-    python bench/arena_placement.py [--warmup 20] [--repeats 3]
+    python bench/arena_placement.py [--warmup 20] [--repeats 3] [--checkpoints 10,30]
 
 Uses its own database (`<DATABASE_URL name>_bench`).
 """
@@ -26,8 +26,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHECKPOINTS = (10, 30)
-
 
 def bench_database_url() -> str:
     from bench.trees import database_url
@@ -39,7 +37,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--warmup", type=int, default=20, help="rounds of every house pair before the newcomers")
     parser.add_argument("--repeats", type=int, default=3, help="newcomers per engine")
+    parser.add_argument(
+        "--checkpoints", default="10,30", help="rated games after which a newcomer's error is read, ascending"
+    )
     args = parser.parse_args()
+    try:
+        checkpoints = tuple(int(n) for n in args.checkpoints.split(","))
+    except ValueError:
+        parser.error(f"--checkpoints: whole numbers separated by commas, not {args.checkpoints!r}")
+    if not checkpoints or list(checkpoints) != sorted(set(checkpoints)) or checkpoints[0] < 1:
+        parser.error("--checkpoints: positive game counts in ascending order, e.g. 10,30")
 
     os.environ.update(DATABASE_URL=bench_database_url(), ARENA_REQUIRE_SERVICES="1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -83,8 +90,8 @@ def main() -> None:
 
     print("house ratings after the warm-up:", ", ".join(f"{name} {rating(house[name]):.0f}" for name in ladder))
     owner = User.objects.create_user("bench-owner")
-    errors: dict[int, list[float]] = {0: [], **{n: [] for n in CHECKPOINTS}}
-    per_engine: dict[str, dict[int, list[float]]] = {name: {n: [] for n in (0, *CHECKPOINTS)} for name in ladder}
+    errors: dict[int, list[float]] = {0: [], **{n: [] for n in checkpoints}}
+    per_engine: dict[str, dict[int, list[float]]] = {name: {n: [] for n in (0, *checkpoints)} for name in ladder}
     opponents: dict[str, list[str]] = {name: [] for name in ladder}
     for repeat in range(args.repeats):
         newcomers = {
@@ -97,7 +104,7 @@ def main() -> None:
             per_engine[name][0].append(error)
             enter_arena(player_id=player.id, game=game, table_size=2, entered_by=owner)
         played = dict.fromkeys(ladder, 0)
-        while min(played.values()) < max(CHECKPOINTS):
+        while min(played.values()) < max(checkpoints):
             # An hour ahead: every bot past its placement has waited long enough for the house bots.
             for match_id in matchmaker.tick(timezone.now() + timedelta(hours=1)):
                 run_match(match_id)
@@ -105,23 +112,27 @@ def main() -> None:
                 for name, player in newcomers.items():
                     if any(seat.player_id == player.id for seat in seats):
                         played[name] += 1
-                        if repeat == 0 and played[name] <= 10:
+                        if repeat == 0 and played[name] <= checkpoints[0]:
                             opponents[name] += [s.player.builtin for s in seats if s.player_id != player.id]
-                        if played[name] in CHECKPOINTS:
+                        if played[name] in checkpoints:
                             error = abs(rating(player) - rating(house[name]))
                             errors[played[name]].append(error)
                             per_engine[name][played[name]].append(error)
         ArenaEntry.objects.filter(active=True).update(active=False)
 
     for name in ladder:
-        print(f"first 10 opponents of new {name}: {', '.join(opponents[name])}")
+        print(f"first {checkpoints[0]} opponents of new {name}: {', '.join(opponents[name])}")
     print(f"{args.repeats} newcomers per engine; mean |newcomer - house bot of its engine| in rating points")
-    print("| engine | at entry (baseline) | after 10 games | ratio | after 30 games | ratio |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| engine | at entry (baseline) | "
+        + " | ".join(f"after {n} games | ratio" for n in checkpoints)
+        + " |\n|---|---|"
+        + "---|---|" * len(checkpoints)
+    )
     for name, values in [*per_engine.items(), ("all", errors)]:
         base = statistics.mean(values[0])
         cells = " | ".join(
-            f"{statistics.mean(values[n]):.0f} | {statistics.mean(values[n]) / base:.2f}" for n in CHECKPOINTS
+            f"{statistics.mean(values[n]):.0f} | {statistics.mean(values[n]) / base:.2f}" for n in checkpoints
         )
         print(f"| {name} | {base:.0f} | {cells} |")
 

@@ -38,7 +38,10 @@ BENCHMARKS = {
         "deliveries",
     ),
     "arena newcomer": (["arena_newcomer.py", "--sizes", "2", "--runs", "1"], "| ratio |"),
-    "arena placement": (["arena_placement.py", "--warmup", "1", "--repeats", "1"], "| ratio |"),
+    "arena placement": (
+        ["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2,4"],
+        "| ratio |",
+    ),
     "bot round trip": (["bot_roundtrip.py", "--moves", "40", "--starts", "2"], "sandbox start-up"),
     "search budget": (
         ["search_budget.py", "--a", "4", "--b", "4", "--games", "2", "--workers", "1"],
