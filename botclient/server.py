@@ -1,6 +1,8 @@
-"""`part-du-chef login | submit | enter | leave | status | logs | server-compare`: one's bots on an arena server.
+"""`part-du-chef signup | login | submit | status | logs | enter | leave | server-compare`: one's bots on an
+arena server.
 
-The server's address and an API token are kept in a config file (`part-du-chef login`; the file is
+The server's address and an API token are kept in a config file (`part-du-chef signup` for a new account,
+`part-du-chef login` for an existing one; the file is
 ``PART_DU_CHEF_CONFIG``, by default ``~/.config/part-du-chef/config.json``, readable by its owner only),
 as the Battlesnake and Kaggle command lines do. Every command is one or a few calls of the REST API
 (docs/api.md, docs/bots-submission.md) with the standard library's HTTP client; an error says what to
@@ -24,7 +26,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-COMMANDS = ("login", "submit", "enter", "leave", "status", "logs", "server-compare")
+# In the order `part-du-chef --help` lists them.
+COMMANDS = ("signup", "login", "submit", "status", "logs", "enter", "leave", "server-compare")
 GAME = "part-du-chef"
 TIMEOUT_S = 60.0
 
@@ -46,7 +49,10 @@ def load_config() -> dict[str, str]:
     try:
         data = json.loads(path.read_text())
     except FileNotFoundError:
-        raise ServerError("not logged in: run `part-du-chef login --server URL --username NAME` first") from None
+        raise ServerError(
+            "not logged in: run `part-du-chef login --server URL --username NAME` first "
+            "(`part-du-chef signup` with the same options creates an account)"
+        ) from None
     except (OSError, ValueError) as exc:
         raise ServerError(f"cannot read {path}: {exc}; run `part-du-chef login` again") from None
     if not isinstance(data, dict) or not data.get("server") or not data.get("token"):
@@ -144,6 +150,11 @@ def _multipart(fields: dict[str, Any], files: dict[str, Path]) -> tuple[bytes, s
 def parser(prog: str) -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog=prog, description="Your bots on an arena server.")
     sub = top.add_subparsers(dest="command", required=True)
+    signup = sub.add_parser("signup", help="create an account on a server, and log in to it (as `login` does)")
+    signup.add_argument("--server", required=True, help="e.g. http://127.0.0.1:8000/")
+    signup.add_argument(
+        "--username", required=True, help="the account's name (the password is asked twice, or PART_DU_CHEF_PASSWORD)"
+    )
     login = sub.add_parser("login", help="keep the server's address and an API token in the config file")
     login.add_argument("--server", required=True, help="e.g. http://127.0.0.1:8000/")
     login.add_argument("--username", help="your account (the password is asked, or read from PART_DU_CHEF_PASSWORD)")
@@ -155,16 +166,16 @@ def parser(prog: str) -> argparse.ArgumentParser:
     which.add_argument("--bot", type=int, help="the id of your bot that gets a new version")
     submit.add_argument("--description", default="")
     submit.add_argument("--wait", action="store_true", help="wait until validation ends and show its result")
-    enter = sub.add_parser("enter", help="enter a bot in the ranked arena")
-    enter.add_argument("bot", type=int)
-    enter.add_argument("--table-size", type=int, default=2, help="2 to 5 players a table (default 2)")
-    leave = sub.add_parser("leave", help="take a bot out of the arena")
-    leave.add_argument("bot", type=int)
     status = sub.add_parser("status", help="your bots, or one bot with its versions and arena entries")
     status.add_argument("bot", type=int, nargs="?")
     logs = sub.add_parser("logs", help="a version's validation log: its build messages and games")
     logs.add_argument("bot", type=int)
     logs.add_argument("--version", type=int, help="the version number (default: the latest)")
+    enter = sub.add_parser("enter", help="enter a bot in the ranked arena")
+    enter.add_argument("bot", type=int)
+    enter.add_argument("--table-size", type=int, default=2, help="2 to 5 players a table (default 2)")
+    leave = sub.add_parser("leave", help="take a bot out of the arena")
+    leave.add_argument("bot", type=int)
     compare = sub.add_parser("server-compare", help="compare the active version with another one, on the server")
     compare.add_argument("bot", type=int)
     compare.add_argument("--against-version", type=int, required=True)
@@ -178,6 +189,8 @@ def main(argv: Sequence[str], prog: str = "part-du-chef", out: TextIO | None = N
     args = parser(prog).parse_args(list(argv))
     say: Callable[[str], None] = lambda line: print(line, file=out or sys.stdout, flush=True)  # noqa: E731
     try:
+        if args.command == "signup":
+            return _signup(args, say)
         if args.command == "login":
             return _login(args, say)
         config = load_config()
@@ -194,6 +207,20 @@ def main(argv: Sequence[str], prog: str = "part-du-chef", out: TextIO | None = N
     except ServerError as exc:
         print(f"error: {exc}", file=sys.stderr, flush=True)
         return 1
+
+
+def _signup(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    api = Api(args.server)
+    password = os.environ.get("PART_DU_CHEF_PASSWORD")
+    if not password:
+        password = getpass.getpass(f"a password for {args.username}: ")
+        if getpass.getpass("the same password again: ") != password:
+            raise ServerError("the two passwords differ; nothing was created")
+    # The web sign-up's rules and throttle (accounts.views.AccountCreateView); the answer carries the token.
+    account = api.call("POST", "/api/accounts/", {"username": args.username, "password": password})
+    path = save_config(api.server, account["token"])
+    say(f"signed up to {api.server} as {account['username']} (player {account['player_id']}); token kept in {path}")
+    return 0
 
 
 def _login(args: argparse.Namespace, say: Callable[[str], None]) -> int:

@@ -84,6 +84,13 @@ def main(argv: Sequence[str] | None = None, resolvers: Sequence[BotResolver] = (
             resolver.close()
 
 
+def parser(
+    resolvers: Sequence[BotResolver] = (), prog: str = "python -m games.part_du_chef"
+) -> argparse.ArgumentParser:
+    """The parser `main` uses: its commands, their options and help (`part-du-chef --help` lists them)."""
+    return _build_parser(resolvers, prog)
+
+
 def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
     parser = _Parser(prog=prog, description="La Part du Chef: simulate, compare, verify, show, bench, ladder.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -3,26 +3,57 @@ working from any folder."""
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import subprocess
 import sys
 import tomllib
 
+import grimp
 import pytest
+
+from botclient import command, server
+from games.part_du_chef import cli
 
 from .conftest import BASE_UID, ROOT, SLOTS, STARTER_KITS, STATE_DIR
 
 
-def test_pyproject_declares_the_command_and_packages_every_top_level_package():
+def test_pyproject_declares_the_command_and_packages_exactly_what_it_imports():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"] == {"part-du-chef": "botclient.command:main"}
+    graph = grimp.build_graph("botclient", "games", "sandbox", include_external_packages=True, cache_dir=None)
+    imported = {module.split(".")[0] for module in graph.find_upstream_modules("botclient.command")}
+    needed = (imported | {"botclient"}) - sys.stdlib_module_names
+    ours = {name for name in needed if (ROOT / name / "__init__.py").is_file()}
     included = {pattern.rstrip("*") for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]}
-    top_level = {
-        path.parent.name
-        for path in ROOT.glob("*/__init__.py")
-        if path.parent.name not in {"tests", "bench"}  # not installed: the suite and the benchmarks
-    }
-    assert included == top_level
+    # The command alone: nothing of the server (Django and the rest stay in requirements.txt).
+    assert included == ours == {"botclient", "games", "sandbox"}
+    declared = {re.split(r"[<>=!~ ;\[]", requirement)[0] for requirement in project["project"]["dependencies"]}
+    assert declared == needed - ours == {"rich"}
+
+
+def _choices(parser: argparse.ArgumentParser) -> list[str]:
+    (commands,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return list(commands.choices)
+
+
+def test_help_lists_every_command_of_both_groups_and_an_unknown_one_is_refused_with_the_list(capsys):
+    assert command.main(["--help"]) == 0
+    listed = capsys.readouterr().out
+    local = [*_choices(cli.parser()), "replay"]
+    remote = _choices(server.parser("part-du-chef"))
+    assert command.commands() == [*local, *remote] and set(remote) == set(server.COMMANDS)
+    assert {"signup", "login", "submit", "status", "server-compare", "simulate", "replay"} <= set(command.commands())
+    for name in command.commands():
+        assert re.search(rf"^  {re.escape(name)} +\S", listed, re.M), name
+    assert listed.index("play on this machine") < listed.index("  simulate") < listed.index("your bots on an arena")
+    assert listed.index("your bots on an arena") < listed.index("  signup") < listed.index("  server-compare")
+    assert "%%" not in listed
+
+    assert command.main(["frob"]) == 2
+    err = capsys.readouterr().err
+    assert f"part-du-chef: error: invalid choice: 'frob' (choose from {', '.join(command.commands())})" in err
 
 
 @pytest.mark.system

@@ -1,13 +1,12 @@
 """The "your first hour" walkthrough of docs/bots-submission.md works as written: its shell blocks are run,
-command by command, with a fresh home folder, from the project's folder as the page says."""
+command by command, with a fresh home folder, from the project's folder as the page says, nothing of the
+project's own environment on the paths: the page's own `pip install .` makes the `part-du-chef` it uses."""
 
 from __future__ import annotations
 
 import os
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,27 +25,22 @@ def _section_commands() -> list[str]:
     return [line for block in blocks for line in block.splitlines() if line.strip()]
 
 
-def _command_on_path(bin_dir: Path) -> None:
-    """`part-du-chef` as pip installs it (a console script calling botclient.command:main) for this checkout,
-    where the shared environment has not been installed from it."""
-    bin_dir.mkdir()
-    script = bin_dir / "part-du-chef"
-    script.write_text(
-        f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(ROOT)!r})\n"
-        "from botclient.command import main\nsys.exit(main())\n"
-    )
-    script.chmod(0o755)
-
-
 def test_the_walkthrough_runs_command_by_command(tmp_path):
     commands = _section_commands()
     assert any(c.startswith("part-du-chef simulate") for c in commands)
     assert any(c.startswith("part-du-chef compare") for c in commands)
+    assert commands[:3] == [
+        "python3 -m venv ~/part-du-chef",
+        "~/part-du-chef/bin/pip install .",
+        'export PATH="$HOME/part-du-chef/bin:$PATH"',
+    ]
     home = tmp_path / "home"
     home.mkdir()
-    _command_on_path(tmp_path / "bin")
+    path = [folder for folder in os.environ["PATH"].split(os.pathsep) if ".venv" not in folder]
     env = {
-        "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}",
+        # The machine's pip settings (its package index), nothing else of this process's environment.
+        **{key: value for key, value in os.environ.items() if key.startswith("PIP_") or key.lower().endswith("_proxy")},
+        "PATH": os.pathsep.join(path),
         "HOME": str(home),
         "LANG": "C.UTF-8",
         "COLUMNS": "200",
@@ -65,6 +59,8 @@ def test_the_walkthrough_runs_command_by_command(tmp_path):
     out, err = done.stdout, done.stderr
     mybots = home / "mybots"
     assert (mybots / "mybot.py").is_file() and (mybots / "mybot_v2.py").is_file()
+    assert (home / "part-du-chef" / "bin" / "part-du-chef").is_file()
+    assert "play on this machine" in out and "  signup " in out  # part-du-chef --help
     assert "20 games of 3 players, seeds 1..20, records in games.jsonl" in out
     assert "20 records verified" in out
     assert "Final scores" in out

@@ -49,7 +49,11 @@ def _run(capsys: Any, *argv: str) -> tuple[int, str, str]:
 
 def test_login_submit_status_logs_enter_and_leave_against_a_live_server(live, capsys, monkeypatch, tmp_path):
     status, _, err = _run(capsys, "status")
-    assert (status, err) == (1, "error: not logged in: run `part-du-chef login --server URL --username NAME` first\n")
+    assert (status, err) == (
+        1,
+        "error: not logged in: run `part-du-chef login --server URL --username NAME` first "
+        "(`part-du-chef signup` with the same options creates an account)\n",
+    )
 
     monkeypatch.setenv("PART_DU_CHEF_PASSWORD", "wrong")
     status, _, err = _run(capsys, "login", "--server", live, "--username", "alice")
