@@ -13,7 +13,8 @@ from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING, idle, is_provisional
 
 
 def current_deviation(deviation: float, rated_at: datetime | None, now: datetime) -> float:
-    """The deviation grown by the whole days since the last rated game (so it holds all day long)."""
+    """The deviation grown by the whole days since the last rated game: it steps every 24 hours from that
+    game's time of day (not at midnight), so it holds between two steps."""
     if rated_at is None:
         return deviation
     return idle(deviation, float((now - rated_at).days))

@@ -10,7 +10,8 @@ deviation grown by the player's idle time), and `rank_interval`, the ranks the p
 either end of it with everyone else in place: [1 + players above the high end, players above the
 low end]. Both are counts from the backend (ZCOUNT, or the SQL histogram), never a scan.
 
-The index is written by ratings.ledger only (the rating rows' one writer), on commit.
+The index is written on commit by ratings.ledger (with the rating rows it writes) and by ratings.signals
+(a rating row saved elsewhere, as by the admin, and a renamed player).
 """
 
 from __future__ import annotations
