@@ -1,6 +1,6 @@
 """The engine against the reference engine it replaced: thousands of seeded games, identical records.
 
-`games.part_du_chef.reference` is the plain implementation that the fast `State` was rewritten from.
+`tests/games/reference.py` is the plain implementation that the fast `State` was rewritten from.
 Every game here is played on the fast State, then its actions are replayed on the reference, and the
 two records (actions, chili sorts, scores, ranks) must be equal; a sample of games also compares every
 observation on the way, and every illegal variation of an action must be refused with the same message.
