@@ -56,6 +56,17 @@ def test_help_lists_every_command_of_both_groups_and_an_unknown_one_is_refused_w
     assert f"part-du-chef: error: invalid choice: 'frob' (choose from {', '.join(command.commands())})" in err
 
 
+def test_signup_asks_the_password_twice_and_creates_nothing_when_they_differ(monkeypatch, capsys, tmp_path):
+    monkeypatch.delenv("PART_DU_CHEF_PASSWORD", raising=False)
+    monkeypatch.setenv("PART_DU_CHEF_CONFIG", str(tmp_path / "config.json"))
+    typed = iter(["a-long-passphrase", "a-long-passphrasf"])
+    monkeypatch.setattr(server.getpass, "getpass", lambda prompt: next(typed))
+    # Nothing listens there: a request would fail otherwise than said below.
+    assert command.main(["signup", "--server", "http://127.0.0.1:9/", "--username", "newcomer"]) == 1
+    assert capsys.readouterr().err == "error: the two passwords differ; nothing was created\n"
+    assert not (tmp_path / "config.json").exists()
+
+
 @pytest.mark.system
 def test_the_command_runs_from_any_folder(tmp_path):
     (tmp_path / "mybot.py").write_bytes((STARTER_KITS / "python" / "bot.py").read_bytes())

@@ -357,11 +357,28 @@ def check_commands(line: Line) -> list[str]:
             if runs_help(parser) is None:
                 problems.append(f"{where(line)}: `{tool} {name} --help` fails")
             rest = _END_OF_COMMAND.split(match.group("rest"), maxsplit=1)[0]
-            known = set(parser._option_string_actions)
+            known = parser._option_string_actions
             for option in _OPTION.findall(rest):
                 if option not in known:
                     problems.append(f"{where(line)}: `{tool} {name}` has no option {option}")
+            if re.search(r"\b[A-Z][A-Z_]*\b", rest):  # a synopsis (`A B [--deals 30]`): brackets give defaults
+                for option, value in _STATED_DEFAULT.findall(rest):
+                    if option in known and not _is_default(parser, known[option], value):
+                        problems.append(f"{where(line)}: `{tool} {name}`: {option} does not default to {value}")
     return problems
+
+
+# `[--deals 30]` in a synopsis: the option's default, lower case (an upper-case word is a placeholder).
+_STATED_DEFAULT = re.compile(r"\[(--[a-z][a-z0-9-]*)[ =]([a-z0-9][a-z0-9.,/-]*)\]")
+
+
+def _is_default(parser: argparse.ArgumentParser, action: argparse.Action, value: str) -> bool:
+    """The parser's default, or the default its help states (`--games` of `bench --think` defaults to 20)."""
+    if action.default is not None and str(action.default) == value:
+        return True
+    option = action.option_strings[-1]
+    helps = [other.help or "" for other in parser._actions]
+    return f"default {value}" in (action.help or "") or any(f"{option} defaults to {value}" in h for h in helps)
 
 
 # -- settings ------------------------------------------------------------------------------------

@@ -65,6 +65,8 @@ See `botclient/server.py`, `starter-kits/`, [the CLI](cli.md#compare), [the READ
 ```sh
 part-du-chef submit mybot.py --name chef --wait
 python -m games.part_du_chef ladder --seed 1 --games 100
+python -m games.part_du_chef ladder [--games 200] [--seed 1] [--playouts P]
+part-du-chef compare A B [--against BOT] [--deals 30]
 .venv/bin/python manage.py prepare_services
 ```
 """
@@ -82,6 +84,7 @@ python -m games.part_du_chef ladder --seed 1 --games 100
         ("run `part-du-chef frobnicate`", "`part-du-chef frobnicate`: no such command"),
         ("run `part-du-chef simulate --bots x --frob 3`", "`part-du-chef simulate` has no option --frob"),
         ("run `python -m games.part_du_chef login`", "`python -m games.part_du_chef login`: no such command"),
+        ("run `part-du-chef compare A B [--deals 20]`", "`part-du-chef compare`: --deals does not default to 20"),
         ("run `manage.py no_such_command`", "`manage.py no_such_command`: no such command"),
         ("run `manage.py prepare_services --frob`", "`manage.py prepare_services` has no option --frob"),
         ("set ARENA_NO_SUCH_SETTING=1", "ARENA_NO_SUCH_SETTING: no code reads this setting"),
