@@ -3,7 +3,8 @@
 A claim is something a reader would type or open: a path (`botclient/server.py`, `starter-kits/`, a link
 to another page and its anchor), a dotted name of the project (`ratings.ledger.replay_ledger`), a command
 (`part-du-chef submit --wait`, `python -m games.part_du_chef ladder --seed 1`, `manage.py prepare_services`)
-with its options, a setting (`ARENA_MATCH_LEASE_SECONDS`), and the README's configuration table's defaults.
+with its options and a synopsis's defaults, a setting (`ARENA_MATCH_LEASE_SECONDS`, `PART_DU_CHEF_CONFIG`) and
+the default stated beside it (`ARENA_BOT_MOVE_MS` (1000)), and the README's configuration table's defaults.
 Each check returns the problems found, as lines naming the page, the line and the false claim.
 """
 
@@ -33,7 +34,7 @@ _COMMAND = re.compile(
     r"(?P<rest>.*)"
 )
 _OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
-_SETTING = re.compile(r"\b(?:ARENA|DATABASE)_[A-Z0-9_]*[A-Z0-9]\b")
+_SETTING = re.compile(r"\b(?:ARENA|DATABASE|PART_DU_CHEF)_[A-Z0-9_]*[A-Z0-9]\b")
 _PATH = re.compile(r"^[\w.@-]+(?:/[\w.@-]*)+$")
 _DOTTED = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -384,10 +385,15 @@ def _is_default(parser: argparse.ArgumentParser, action: argparse.Action, value:
 # -- settings ------------------------------------------------------------------------------------
 
 
+@cache
+def read_settings() -> frozenset[str]:
+    return frozenset(_SETTING.findall(sources()))
+
+
 def check_settings(line: Line) -> list[str]:
     problems: list[str] = []
     for name in sorted(set(_SETTING.findall(line.text))):
-        if not re.search(rf"\b{name}\b", sources()):
+        if name not in read_settings():
             problems.append(f"{where(line)}: {name}: no code reads this setting")
     return problems
 
@@ -408,8 +414,15 @@ def settings_defaults() -> dict[str, Any]:
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
             continue
         with contextlib.suppress(ValueError):
-            found[first.value] = ast.literal_eval(node.args[1])
+            found[first.value] = _literal(node.args[1])
     return found
+
+
+def _literal(node: ast.expr) -> Any:
+    """A literal, or a product of literal numbers (`1024 * 1024`)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _literal(node.left) * _literal(node.right)
+    return ast.literal_eval(node)
 
 
 def _same(stated: str, default: Any) -> bool:
@@ -423,6 +436,34 @@ def _same(stated: str, default: Any) -> bool:
     if isinstance(default, list | tuple):
         return stated == ",".join(str(item) for item in default)
     return stated == str(default)
+
+
+# "`ARENA_BOT_MOVE_MS` (1000)", "(default 10, at most 50)", "`ARENA_THROTTLE_TABLE` 120/hour", "(1 MiB)".
+_STATED = re.compile(
+    r"`(?P<name>(?:ARENA|DATABASE)_[A-Z0-9_]+)`(?: \((?:default )?| )"
+    r"(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:/[a-z]+)?)"
+    r"(?: (?P<unit>MiB|KiB|s)\b)?(?=[),;| ]|$)"
+)
+_UNITS = {"MiB": 1024 * 1024, "KiB": 1024, "s": 1, None: 1}
+
+
+def check_stated_defaults(line: Line, defaults: dict[str, Any]) -> list[str]:
+    """A setting named with its value beside it states its default: it must be the settings' own."""
+    problems: list[str] = []
+    for match in _STATED.finditer(line.text):
+        name, value, unit = match.group("name", "value", "unit")
+        if name not in defaults or isinstance(defaults[name], bool):
+            continue
+        value = re.sub(r"(?<=\d),(?=\d{3})", "", value)
+        if not value.replace(".", "").isdigit():
+            stated: str = value
+        else:
+            stated = str(float(value) * _UNITS[unit])
+        if not _same(stated, defaults[name]):
+            problems.append(
+                f"{where(line)}: {name}: the page says {match.group(0)!r}, the default is {defaults[name]!r}"
+            )
+    return problems
 
 
 def check_configuration_table(page: str, text: str, defaults: dict[str, Any]) -> tuple[list[str], int]:
@@ -469,4 +510,5 @@ def check_page(page: str, text: str, read: Callable[[str], str | None] | None = 
         problems += check_dotted(line)
         problems += check_commands(line)
         problems += check_settings(line)
+        problems += check_stated_defaults(line, settings_defaults())
     return problems

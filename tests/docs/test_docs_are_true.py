@@ -1,6 +1,7 @@
 """README.md and docs/*.md name only what exists: paths, links and anchors, the project's modules and their
-names, commands and their options (whose `--help` runs), settings; the README's configuration table gives the
-settings' own defaults. And the checker catches a false claim of each kind."""
+names, commands and their options (whose `--help` runs, and whose synopsis's defaults are theirs), settings
+(`ARENA_*`, `DATABASE_*`, `PART_DU_CHEF_*`) and the defaults stated beside them, and the README's configuration
+table's. And the checker catches a false claim of each kind."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def test_true_claims_of_every_kind_pass():
 
 See `botclient/server.py`, `starter-kits/`, [the CLI](cli.md#compare), [the README](../README.md) and
 [below](#example); `ratings.ledger.replay_ledger`, `botclient.stdio.SandboxedBot.reuse_key` and the task
-`arena.play_match`; set `ARENA_MATCH_LEASE_SECONDS`.
+`arena.play_match`; set `ARENA_MATCH_LEASE_SECONDS` (120 s), `ARENA_MAX_BODY_BYTES` (2,621,440 bytes),
+`ARENA_BOT_UPLOAD_MAX_BYTES` (1 MiB), `ARENA_THROTTLE_TABLE` 120/hour or `PART_DU_CHEF_CONFIG`.
 
 ```sh
 part-du-chef submit mybot.py --name chef --wait
@@ -88,6 +90,13 @@ part-du-chef compare A B [--against BOT] [--deals 30]
         ("run `manage.py no_such_command`", "`manage.py no_such_command`: no such command"),
         ("run `manage.py prepare_services --frob`", "`manage.py prepare_services` has no option --frob"),
         ("set ARENA_NO_SUCH_SETTING=1", "ARENA_NO_SUCH_SETTING: no code reads this setting"),
+        ("set PART_DU_CHEF_NO_SUCH=1", "PART_DU_CHEF_NO_SUCH: no code reads this setting"),
+        (
+            "at most `ARENA_MAX_OPEN_TABLES` (7) tables",
+            "ARENA_MAX_OPEN_TABLES: the page says '`ARENA_MAX_OPEN_TABLES` (7'",
+        ),
+        ("up to `ARENA_BOT_UPLOAD_MAX_BYTES` (2 MiB)", "ARENA_BOT_UPLOAD_MAX_BYTES: the page says"),
+        ("`ARENA_THROTTLE_TABLE` 12/hour per user", "the default is '120/hour'"),
         ("`ratings.ledger.no_such_function`", "`ratings.ledger.no_such_function`: ratings.ledger defines no no_such_"),
         ("`botclient.stdio.SandboxedBot.no_such`", "`botclient.stdio.SandboxedBot.no_such`: SandboxedBot has no no_su"),
     ],
