@@ -20,7 +20,6 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import psycopg
 from django.db import connection
 
 from tests.support import ROOT, wait_until
@@ -169,21 +168,19 @@ def call(
         return Answer(int(refused.code), {k.lower(): v for k, v in refused.headers.items()}, refused.read())
 
 
-def server_connections(application_name: str = "arena-web") -> int:
-    """The sessions on the test database opened by processes of this kind (their application_name)."""
-    with psycopg.connect(
-        host=str(connection.settings_dict["HOST"]),
-        port=int(connection.settings_dict["PORT"]),
-        user=str(connection.settings_dict["USER"]),
-        dbname="postgres",
-        autocommit=True,
-        connect_timeout=5,
-    ) as probe:
-        row = probe.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
-            [str(connection.settings_dict["NAME"]), application_name],
-        ).fetchone()
+def other_sessions() -> int:
+    """The sessions on the test database other than this process' own."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        row = cursor.fetchone()
     return int(row[0]) if row else 0
+
+
+def wait_for_the_servers_sessions_to_end() -> None:
+    """A stopped server's (or a cut proxy's) sessions end a moment after: the test database is dropped after them."""
+    wait_until(lambda: other_sessions() == 0, 60, "the server's database sessions to end")
 
 
 class CuttableProxy:
