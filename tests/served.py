@@ -178,9 +178,18 @@ def other_sessions() -> int:
     return int(row[0]) if row else 0
 
 
+def _sessions() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT application_name, client_port, state, backend_start, query FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return "\n".join(str(row) for row in cursor.fetchall())
+
+
 def wait_for_the_servers_sessions_to_end() -> None:
     """A stopped server's (or a cut proxy's) sessions end a moment after: the test database is dropped after them."""
-    wait_until(lambda: other_sessions() == 0, 60, "the server's database sessions to end")
+    wait_until(lambda: other_sessions() == 0, 60, "the server's database sessions to end", on_fail=_sessions())
 
 
 class CuttableProxy:
@@ -242,9 +251,15 @@ class CuttableProxy:
         try:
             # Linger 0: closing sends a reset, as a vanished server's host would.
             end.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            end.close()
         except OSError:
             pass
+        try:
+            # Wakes the other direction's thread blocked reading this socket: a socket closed under a blocked
+            # read stays open until that read returns.
+            end.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        end.close()
 
     def cut(self) -> None:
         self._stopping.set()
@@ -254,10 +269,6 @@ class CuttableProxy:
         with self._lock:
             ends = list(self._sockets)
         for end in ends:
-            try:
-                end.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             self._reset(end)
 
     def restore(self) -> None:

@@ -166,6 +166,7 @@ def test_a_crowd_of_readers_gets_no_5xx_and_the_connections_stay_within_the_pool
                 "total": total,
                 "names": sampler.names,
             }
+            print(f"crowd of {CLIENTS} for {SECONDS:.0f}s, twice:", report)
             assert set(first) | set(second) == {"200"}, report
             assert sampler.names == {"arena-web"}, report
             assert during_first <= total and during_second <= total, report
