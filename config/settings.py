@@ -106,6 +106,7 @@ ARENA_REDIS_CONNECT_TIMEOUT = env_float("ARENA_REDIS_CONNECT_TIMEOUT", 2.0)
 ARENA_REDIS_TIMEOUT = env_float("ARENA_REDIS_TIMEOUT", 5.0)
 
 _cache_prefix = database_tag(DATABASES["default"]["NAME"])
+CACHES: dict[str, dict[str, Any]]
 if REDIS_FALLBACK:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
