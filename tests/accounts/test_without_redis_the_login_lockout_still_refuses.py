@@ -86,6 +86,7 @@ def test_while_redis_is_away_no_password_login_gets_in_and_afterwards_logins_wor
     environment = Workers(_real_services).environment(
         LOG_LEVEL="ERROR",
         REDIS_URL=redis_server.url,
+        ARENA_DB_POOL_MAX_SIZE="2",
         ARENA_LOGIN_FAILURES_PER_ACCOUNT=str(LIMIT),
         ARENA_REDIS_CONNECT_TIMEOUT="1",
         ARENA_REDIS_TIMEOUT="2",
