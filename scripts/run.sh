@@ -4,6 +4,16 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/supervise.sh"
 cd "$ROOT"
+# The processes, so that their PostgreSQL connections add up to a known total (docs/deploy.md,
+# "Database connections"): each web process borrows from a pool of at most ARENA_DB_POOL_MAX_SIZE,
+# each worker child and beat keep one connection, this script's own commands one at a time.
+WEB_PROCESSES="${WEB_PROCESSES:-2}"
+WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-2}"
+DB_CONNECTIONS=$((WEB_PROCESSES * ${ARENA_DB_POOL_MAX_SIZE:-4} + WORKER_CONCURRENCY + 2))
+if [ "$DB_CONNECTIONS" -gt "${ARENA_DB_MAX_CONNECTIONS:-20}" ]; then
+    echo "==> at most $DB_CONNECTIONS PostgreSQL connections would be open, over ARENA_DB_MAX_CONNECTIONS (${ARENA_DB_MAX_CONNECTIONS:-20}): lower WEB_PROCESSES, WORKER_CONCURRENCY or ARENA_DB_POOL_MAX_SIZE" >&2
+    exit 2
+fi
 # Submitted bots run only inside bubblewrap (never bare), built and run by their language's toolchain.
 command -v bwrap >/dev/null || apt_install bubblewrap || echo "==> bubblewrap could not be installed: uploaded bots will be refused" >&2
 install_bot_toolchains
@@ -17,16 +27,6 @@ else
 fi
 HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
-# The processes, so that their PostgreSQL connections add up to a known total (docs/deploy.md,
-# "Database connections"): each web process borrows from a pool of at most ARENA_DB_POOL_MAX_SIZE,
-# each worker child and beat keep one connection, this script's own commands one at a time.
-WEB_PROCESSES="${WEB_PROCESSES:-2}"
-WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-2}"
-DB_CONNECTIONS=$((WEB_PROCESSES * ${ARENA_DB_POOL_MAX_SIZE:-4} + WORKER_CONCURRENCY + 2))
-if [ "$DB_CONNECTIONS" -gt "${ARENA_DB_MAX_CONNECTIONS:-20}" ]; then
-    echo "==> at most $DB_CONNECTIONS PostgreSQL connections would be open, over ARENA_DB_MAX_CONNECTIONS (${ARENA_DB_MAX_CONNECTIONS:-20}): lower WEB_PROCESSES, WORKER_CONCURRENCY or ARENA_DB_POOL_MAX_SIZE" >&2
-    exit 2
-fi
 mkdir -p var
 
 # A secret key of this installation, made on the first run and kept (an exported SECRET_KEY wins).
