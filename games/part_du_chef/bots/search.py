@@ -13,8 +13,9 @@ hidden and one playout per candidate is exact.
 With a playout budget (the default) the bot is deterministic for its seed; a time limit per move
 may cut a search short. So may a deadline (`deadline`, a `time.monotonic()` instant the game must be
 over by): each decision then takes at most an even share of the time left among the decisions left
-in the game, so a game played by search bots ends in time on a starved machine, and on a machine with
-time to spare the playout budget binds first and the bot stays deterministic (docs/bots.md).
+in the game, and past the deadline the bot plays greedy's choice without searching, so a game played by
+search bots ends in time on a starved machine; on a machine with time to spare the playout budget binds
+first and the bot stays deterministic (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -66,9 +67,13 @@ class SearchBot:
 
     def act(self, observation: Observation) -> Action:
         candidates = self.candidates(observation)
-        if len(candidates) == 1:
+        if len(candidates) == 1 or self._past_deadline():
+            # Past the deadline nothing is searched: the greedy choice, first of the candidates, at once.
             return candidates[0]
         return candidates[self._best(observation, candidates)]
+
+    def _past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     # -- candidates ------------------------------------------------------------------------
 
