@@ -229,16 +229,14 @@ def play_to_end(match_id: int, timeout_s: float) -> str:
     """Play a match in this process (retrying as the match task would); its final status."""
     deadline = time.monotonic() + timeout_s
     while True:
-        run_match(match_id)
+        outcome = run_match(match_id)
         status = Match.objects.values_list("status", flat=True).get(pk=match_id)
         if status in (Match.Status.FINISHED, Match.Status.FAILED):
             return str(status)
-        if time.monotonic() > deadline:
-            return str(status)
+        if outcome == "server busy" or time.monotonic() > deadline:
+            return str(status)  # given back unplayed: the server was too busy to start a bot
         if status == Match.Status.RUNNING:
             time.sleep(0.2)  # another worker holds it
-        elif status == Match.Status.QUEUED:
-            time.sleep(0.5)  # given back: the server was too busy to start a bot
 
 
 def _game_log(index: int, match: Match, seat: int) -> dict[str, Any]:
@@ -335,8 +333,13 @@ def run_validation(version_id: int) -> str:
         status = play_to_end(match.id, VALIDATION_LEASE_SECONDS / 2)
         match.refresh_from_db()
         if match.status == Match.Status.QUEUED:
-            # Given back each time it was tried: the server was too busy to start a bot, all along. Not
-            # the bot's fault: its validation is given back too, and played again later.
+            # Given back unplayed: the server was too busy to start a bot. Not the bot's fault: its
+            # validation is given back too and played again later, on matches of its own.
+            Match.objects.filter(pk=match.id, status=Match.Status.QUEUED).update(
+                status=Match.Status.FAILED,
+                error="not played: the server was too busy to start the bot; its validation is played again later",
+                finished_at=timezone.now(),
+            )
             give_back_validation(version_id, attempt)
             return "server busy"
         entry = _game_log(index, match, seat)

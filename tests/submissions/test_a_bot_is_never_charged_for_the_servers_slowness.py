@@ -13,7 +13,7 @@ from django.utils import timezone
 from arena.matches import create_match
 from arena.models import Match, MatchSeat, Player
 from results.tasks import play_match
-from submissions import bundles, comparison_deals
+from submissions import actions, bundles, comparison_deals
 from submissions.models import BotComparison, BotSeat, BotVersion, ComparisonDeal, SubmittedBot
 from submissions.rules import arena_refusal
 from tests.submitted_bots import SANDBOX_BOTS, STARTER_KITS
@@ -55,6 +55,24 @@ def test_a_sandbox_start_slower_than_the_servers_limit_gives_the_match_back_and_
     played = BotSeat.objects.get(match=match, seat=0)
     assert not played.forfeited and all(move["status"] == "ok" for move in played.moves)
     assert not MatchSeat.objects.filter(match=match, forfeited=True).exists()
+
+
+def test_a_validation_the_server_is_too_slow_to_start_goes_back_to_pending_with_its_attempt(submit, settings):
+    bot = submit("queued-chef", KIT, validate=False)
+    version = bot.versions.get(number=1)
+    settings.ARENA_SANDBOX_START_DELAY_MS = 800
+    settings.ARENA_SANDBOX_START_MS = 300
+
+    assert actions.run_validation(version.id) == "server busy"
+
+    version.refresh_from_db()
+    assert (version.status, version.attempt, version.reason) == ("pending", 0, "")  # not rejected, nothing used up
+    unplayed = Match.objects.get(seats__player_id=bot.pk)
+    assert unplayed.status == "failed" and unplayed.error.startswith("not played: the server was too busy")
+    assert not BotSeat.objects.filter(version=version, forfeited=True).exists()
+
+    settings.ARENA_SANDBOX_START_DELAY_MS = 0
+    assert actions.run_validation(version.id) == "active"
 
 
 def test_a_slow_sandbox_start_within_the_servers_limit_leaves_the_bot_its_whole_start_limit(submit, settings):
