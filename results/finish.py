@@ -339,7 +339,8 @@ def _play_or_give_back(
         raise
     except SoftTimeLimitExceeded:
         # The task's time ran out (a machine too slow for its games): nobody's fault, no attempt used up.
-        _give_back_after_outage(match_id, attempts, time.monotonic() + MATCH_LEASE.lease_seconds() * _GIVE_BACK_SHARE)
+        until = time.monotonic() + MATCH_LEASE.lease_seconds() * _GIVE_BACK_SHARE
+        _give_back_after_outage(match_id, attempts, until, why="the task's soft time limit")
         return "interrupted"
 
 
@@ -450,7 +451,7 @@ def _commit_or_find(batch: list[Finished]) -> set[int]:
     return committed
 
 
-def _give_back_after_outage(match_id: int, attempts: dict[int, int], until: float) -> None:
+def _give_back_after_outage(match_id: int, attempts: dict[int, int], until: float, why: str = "an outage") -> None:
     """The outage outlasted the retries: give back every claim still held, once the database answers.
 
     Fenced by the attempt, so a match committed before the connection broke stays finished, and one
@@ -464,4 +465,4 @@ def _give_back_after_outage(match_id: int, attempts: dict[int, int], until: floa
     except OUTAGES:
         log.error("could not give back matches %s: their leases will bring them back", [pk for pk, _ in claims])
         return
-    log.warning("gave back matches %s after an outage; sent again: %s", [pk for pk, _ in claims], again)
+    log.warning("gave back matches %s after %s; sent again: %s", [pk for pk, _ in claims], why, again)
