@@ -48,7 +48,8 @@ def test_a_sandbox_start_slower_than_the_servers_limit_gives_the_match_back_and_
     assert arena_refusal(bot.player) is None
 
     # The server is quick again: the same match is played normally, at its first attempt.
-    settings.ARENA_SANDBOX_START_DELAY_MS = 0
+    # (the slow starts may still hold slots a moment: the server's limit is back to its default too)
+    settings.ARENA_SANDBOX_START_DELAY_MS, settings.ARENA_SANDBOX_START_MS = 0, 20_000
     assert play_match.run(match.id) == "finished"
     match.refresh_from_db()
     assert (match.status, match.attempt) == ("finished", 1)
@@ -71,7 +72,8 @@ def test_a_validation_the_server_is_too_slow_to_start_goes_back_to_pending_with_
     assert unplayed.status == "failed" and unplayed.error.startswith("not played: the server was too busy")
     assert not BotSeat.objects.filter(version=version, forfeited=True).exists()
 
-    settings.ARENA_SANDBOX_START_DELAY_MS = 0
+    # (the slow starts may still hold slots a moment: the server's limit is back to its default too)
+    settings.ARENA_SANDBOX_START_DELAY_MS, settings.ARENA_SANDBOX_START_MS = 0, 20_000
     assert actions.run_validation(version.id) == "active"
 
 
@@ -121,11 +123,11 @@ def test_a_bot_slow_to_answer_start_after_the_message_is_written_still_forfeits_
     assert "timeout: no reply within 400 ms" in page
 
 
-def test_a_comparisons_forfeit_reasons_are_stored_and_shown_to_its_owner(users, client_for, settings):
-    """Version 2 answers garbage from its first move: it forfeits every game of the deal, each with its reason."""
-    player = Player.objects.create(name="alices-pair", kind=Player.Kind.BOT, owner=users["alice"])
+def _two_versions(user: Any, name: str, second: bytes) -> SubmittedBot:
+    """Version 1 the starter kit (retired, validated), version 2 `second` (active), both uploaded."""
+    player = Player.objects.create(name=name, kind=Player.Kind.BOT, owner=user)
     bot = SubmittedBot.objects.create(player=player, game="part-du-chef")
-    for number, data in ((1, KIT), (2, (SANDBOX_BOTS / "garbage_json.py").read_bytes())):
+    for number, data in ((1, KIT), (2, second)):
         upload = bundles.check_upload("main.py", data)
         BotVersion.objects.create(
             bot=bot,
@@ -138,10 +140,44 @@ def test_a_comparisons_forfeit_reasons_are_stored_and_shown_to_its_owner(users, 
             status="retired" if number == 1 else "active",
             validated_at=timezone.now(),
         )
+    return bot
+
+
+def _one_deal_comparison(bot: SubmittedBot, seed: int) -> BotComparison:
     v1, v2 = bot.versions.order_by("number")
-    row = BotComparison.objects.create(
-        bot=bot, version=v2, against=v1, deals=1, opponents=["greedy"], seed=21, fixed=True, games_total=4
+    return BotComparison.objects.create(
+        bot=bot, version=v2, against=v1, deals=1, opponents=["greedy"], seed=seed, fixed=True, games_total=4
     )
+
+
+def test_a_comparisons_deal_the_server_is_too_slow_to_start_is_given_back_and_played_later(users, settings):
+    bot = _two_versions(users["alice"], "alices-twins", KIT)
+    row = _one_deal_comparison(bot, seed=31)
+    assert comparison_deals.run_compare(row.pk) == "started"
+    deal = ComparisonDeal.objects.get(comparison=row)
+    settings.ARENA_SANDBOX_START_DELAY_MS = 800
+    settings.ARENA_SANDBOX_START_MS = 300
+
+    assert comparison_deals.play_deal(deal.pk) == "server busy"
+
+    deal.refresh_from_db()
+    assert (deal.status, deal.attempt, deal.error) == ("queued", 0, "")  # its attempt kept, nobody charged
+    row.refresh_from_db()
+    assert (row.status, row.deals_done, row.forfeits) == ("running", 0, [])
+
+    # (the slow starts may still hold slots a moment: the server's limit is back to its default too)
+    settings.ARENA_SANDBOX_START_DELAY_MS, settings.ARENA_SANDBOX_START_MS = 0, 20_000
+    assert comparison_deals.play_deal(deal.pk) == "recorded"
+    row.refresh_from_db()
+    deal.refresh_from_db()
+    assert (row.status, deal.attempt, row.forfeits) == ("finished", 1, [])
+    assert row.result["version"]["forfeits"] == 0 and row.result["against"]["forfeits"] == 0
+
+
+def test_a_comparisons_forfeit_reasons_are_stored_and_shown_to_its_owner(users, client_for, settings):
+    """Version 2 answers garbage from its first move: it forfeits every game of the deal, each with its reason."""
+    bot = _two_versions(users["alice"], "alices-pair", (SANDBOX_BOTS / "garbage_json.py").read_bytes())
+    row = _one_deal_comparison(bot, seed=21)
     assert comparison_deals.run_compare(row.pk) == "started"
     deal = ComparisonDeal.objects.get(comparison=row)
 
