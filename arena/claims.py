@@ -45,9 +45,10 @@ BUILTIN_ONLY = (
 )
 
 
-def dispatch_match(match_id: int) -> None:
-    """Send the play task once the surrounding transaction commits."""
-    send_on_commit(TaskName.PLAY_MATCH, (match_id,))
+def dispatch_match(match_id: int, *, after_s: float = 0.0) -> None:
+    """Send the play task once the surrounding transaction commits (to run no sooner than `after_s` later)."""
+    eta = timezone.now() + timedelta(seconds=after_s) if after_s > 0 else None
+    send_on_commit(TaskName.PLAY_MATCH, (match_id,), eta=eta)
 
 
 @dataclass(frozen=True)
@@ -184,16 +185,16 @@ def claim_group(match_id: int) -> list[tuple[int, int]]:
     return won
 
 
-def give_back(later: list[tuple[int, int]], *, resend: Collection[int] = ()) -> list[int]:
+def give_back(later: list[tuple[int, int]], *, resend: Collection[int] = (), after_s: float = 0.0) -> list[int]:
     """Claims not played go back to the queue at once, each with the attempt it had before.
 
     A match's play task is sent again only if its message is used up: it is in `resend` (the caller
     took its message) or a task found it held by this batch meanwhile (`Match.unsent`). The others'
     messages still wait in the broker: sending them again would only pile up copies. Returns the
-    ids sent again.
+    ids sent again, each to run no sooner than `after_s` later (a server too busy to start a bot now).
     """
     with transaction.atomic():
         again = MATCH_LEASE.unclaim(later, resend=resend)
         for match_id in again:
-            dispatch_match(match_id)
+            dispatch_match(match_id, after_s=after_s)
     return again

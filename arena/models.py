@@ -150,6 +150,9 @@ class MatchSeat(models.Model):
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     forfeited = models.BooleanField(default=False)
+    # Why the seat forfeited ("timeout: ...", "crash: ...", "left the table"), in the server's words; held
+    # back with the record while the match (or its deal) is secret: it may name what the seat saw.
+    forfeit_reason = models.TextField(blank=True, default="")
     rating_before = models.FloatField(null=True, blank=True)
     rating_after = models.FloatField(null=True, blank=True)
 

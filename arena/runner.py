@@ -20,6 +20,7 @@ from arena.models import Player
 from arena.seats import SeatBot
 from botclient import BotSession, StdioBot
 from botclient.match import play_with_sessions
+from games.part_du_chef.bots.search import SearchBot
 from games.part_du_chef.seating import Pace
 from games.registry import get_game
 
@@ -60,6 +61,8 @@ class PlayedGame:
     seat_logs: tuple[SeatLog, ...] = ()
     # Per action of the record: True where the stand-in decided for a seat that forfeited.
     stand_in: tuple[bool, ...] | None = None
+    # Per seat, why it forfeited (None: it did not, or no reason is known).
+    forfeit_reasons: tuple[str | None, ...] = ()
 
 
 def play(
@@ -72,16 +75,23 @@ def play(
     match_id: int | None = None,
     pace: Pace | None = None,
     bots: Sequence[SeatBot | BotSession] | None = None,
+    deadline: float | None = None,
 ) -> PlayedGame:
     """Play the match's game to its end with its seats' bots.
 
     `pace` holds the game back where the tables of one duplicate deal wait for each other
     (botclient.lockstep): before each decision and before the final scores. `bots`: the seats'
     bots made beforehand (`seat_bots`), where the game is played on a thread of its own.
+    `deadline` (time.monotonic()): when the game must be over; built-in search bots think within it
+    (an even share of the time left per decision), so a slow machine never makes a match fail.
     """
     spec = get_game(game)
     if bots is None:
         bots = seat_bots(players, seed, match_id=match_id)
+    if deadline is not None:
+        for bot in bots:
+            if isinstance(bot, SearchBot):
+                bot.deadline = deadline
     state = spec.new_state(len(players), seed, options)
     engines: list[SeatBot] = [bot for bot in bots if not isinstance(bot, BotSession)]
     if len(engines) < len(bots):
@@ -146,4 +156,5 @@ def _play_with_sessions(
         forfeited=tuple(played.forfeited),
         seat_logs=tuple(logs),
         stand_in=tuple(played.stand_in),
+        forfeit_reasons=tuple(played.forfeit_reasons),
     )

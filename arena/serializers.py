@@ -42,8 +42,14 @@ class SeatResultSerializer(serializers.ModelSerializer[MatchSeat]):
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "player", "score", "rank", "forfeited", "rating_before", "rating_after"]
+        fields = ["seat", "player", "score", "rank", "forfeited", "forfeit_reason", "rating_before", "rating_after"]
         read_only_fields = fields
+
+    def to_representation(self, instance: MatchSeat) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        # Empty where the seat did not forfeit; null while the match is held back (the reason may name a pizza).
+        data["forfeit_reason"] = data["forfeit_reason"] or None
+        return data
 
 
 class SecretsListSerializer(serializers.ListSerializer[Any]):
@@ -121,7 +127,11 @@ class MatchSerializer(HeldBackMixin, serializers.ModelSerializer[Match]):
         list_serializer_class = SecretsListSerializer
 
     def to_representation(self, instance: Match) -> dict[str, Any]:
-        return self.hide_secrets(instance, super().to_representation(instance))
+        data = self.hide_secrets(instance, super().to_representation(instance))
+        if self.held_back_reason_of(instance) is not None:
+            for result in data.get("results") or []:
+                result["forfeit_reason"] = None
+        return data
 
 
 class MatchCreateSerializer(serializers.Serializer[dict[str, Any]]):

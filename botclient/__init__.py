@@ -15,7 +15,7 @@ from .protocol import (
     MoveResult,
     TimeBudget,
 )
-from .session import BotSession
+from .session import BotSession, ServerBusy
 from .stdio import SandboxedBot, StdioBot
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "HttpBot",
     "MoveResult",
     "SandboxedBot",
+    "ServerBusy",
     "StdioBot",
     "TimeBudget",
     "UnsafeEndpoint",

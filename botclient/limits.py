@@ -8,5 +8,5 @@ from __future__ import annotations
 
 MOVE_MS = 1000  # per decision
 BANK_MS = 10_000  # per match, drawn on when a decision runs over MOVE_MS
-START_MS = 5000  # from process start (or the first request) to {"type": "ready"}
+START_MS = 5000  # from "start" written to a running process (a hosted bot: from resolving it) to {"type": "ready"}
 WALL_S = 600.0  # a sandboxed bot's whole match, whatever it is asked

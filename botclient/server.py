@@ -368,6 +368,11 @@ def _compare(api: Api, args: argparse.Namespace, say: Callable[[str], None]) -> 
     done = _wait_for(
         lambda: api.call("GET", f"/api/bots/{args.bot}/compares/{made['id']}/"), ("finished", "failed"), 3600.0
     )
+    for forfeit in done.get("forfeits") or []:
+        say(
+            f"forfeit: version {forfeit['version']} in deal {forfeit['deal']} (seed {forfeit['seed']}), "
+            f"seat {forfeit['seat']}: {forfeit['reason']}"
+        )
     if done["status"] == "failed":
         raise ServerError(f"comparison {made['id']} failed: {done['error']}")
     say(f"verdict: {done['result']['verdict']}")

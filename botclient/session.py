@@ -27,6 +27,11 @@ from .protocol import (
 )
 
 
+class ServerBusy(Exception):
+    """The server could not get the bot ready in time (its sandbox, a slot, a slow machine): no fault of the
+    bot. Not a BotFailure: nobody forfeits; whoever plays the game gives it back and plays it later."""
+
+
 class Exchange:
     """What a transport got back for one message."""
 
@@ -54,6 +59,7 @@ class SessionLimits(TypedDict, total=False):
     move_ms: int
     bank_ms: int
     start_ms: int
+    launch_ms: int | None
     game: str
 
 
@@ -64,10 +70,14 @@ class BotSession(ABC):
         move_ms: int = limits.MOVE_MS,
         bank_ms: int = limits.BANK_MS,
         start_ms: int = limits.START_MS,
+        launch_ms: int | None = None,
         game: str = "part-du-chef",
     ) -> None:
         self.budget = TimeBudget(move_ms, bank_ms)
         self.start_ms = start_ms
+        # The server's own part of a start (a sandbox's slot, staging, spawning), limited apart from the
+        # bot's: past it the session raises ServerBusy. None: no limit of its own.
+        self.launch_ms = launch_ms
         self.game = game
         self.failure: MoveResult | None = None
         self.started = False
@@ -83,6 +93,10 @@ class BotSession(ABC):
         self.version_id: int | None = None
 
     # -- transport, supplied by subclasses -----------------------------------------
+
+    # Whether getting the bot ready to receive "start" (``_launch``) is the server's work, not the bot's: a
+    # sandboxed process is (its clock starts once it runs); resolving a hosted bot's address is not.
+    launch_is_servers = False
 
     @abstractmethod
     def _launch(self) -> None:
@@ -111,7 +125,20 @@ class BotSession(ABC):
         except BotFailure as exc:
             self._fail(exc.result)
             raise
-        remaining = self.start_ms / 1000 - (time.monotonic() - began)
+        except ServerBusy:
+            self._shutdown()
+            raise
+        launched = time.monotonic()
+        if self.launch_is_servers:
+            took_ms = (launched - began) * 1000
+            if self.launch_ms is not None and took_ms > self.launch_ms:
+                self._shutdown()
+                raise ServerBusy(
+                    f"the server took {took_ms:.0f} ms to get the bot ready, past its limit of {self.launch_ms} ms"
+                )
+            # The bot's own clock starts here: once its process runs and "start" is written to it.
+            began = launched
+        remaining = self.start_ms / 1000 - (launched - began)
         message = start_message(seat, players, dict(options or {}), self.game)
         result = self._request(message, max(remaining, 0.001), "ready", began)
         if not result.ok:

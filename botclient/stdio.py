@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Unpack
 
-from sandbox import BundleRejected, Sandbox, SandboxedProcess
+from sandbox import BundleRejected, Sandbox, SandboxBusy, SandboxedProcess
 from sandbox.languages import Language, launch
 from sandbox.runner import refuse_links
 
@@ -35,7 +35,7 @@ from .protocol import (
     MoveResult,
     encode,
 )
-from .session import BotSession, Exchange, SessionLimits
+from .session import BotSession, Exchange, ServerBusy, SessionLimits
 
 STDOUT_SESSION_CAP = 4 * 1024 * 1024  # total stdout per match: answers are small
 STDERR_MOVE_CAP = 2048  # per move, in the match log
@@ -71,6 +71,9 @@ class StdioLimits(SessionLimits, total=False):
 
 class StdioBot(BotSession):
     """A bot speaking protocol v1 on a process started by ``_spawn``."""
+
+    # Starting the process is the server's work: the bot's start limit counts from when it runs.
+    launch_is_servers = True
 
     def __init__(self, *, wall_s: float = limits.WALL_S, **kwargs: Unpack[SessionLimits]) -> None:
         super().__init__(**kwargs)
@@ -395,7 +398,16 @@ class SandboxedBot(StdioBot):
                 return process
             process.close()  # it wrote to stdout or exited between games: a fresh process instead
         self._deals_before, self.games_before = frozenset(), 0
-        return self.sandbox.spawn(self.files, self.argv, limits=self.run_limits, ro_binds=self.language.ro_binds())
+        try:
+            return self.sandbox.spawn(
+                self.files,
+                self.argv,
+                limits=self.run_limits,
+                ro_binds=self.language.ro_binds(),
+                ready_within=None if self.launch_ms is None else self.launch_ms / 1000,
+            )
+        except SandboxBusy as exc:
+            raise ServerBusy(str(exc)) from exc
 
     def _give_back(self, process: SandboxedProcess) -> bool:
         if self.deal is None:

@@ -193,6 +193,11 @@ ARENA_SANDBOX_STATE_DIR = env_str("ARENA_SANDBOX_STATE_DIR", "/run/arena-sandbox
 ARENA_SANDBOX_BASE_UID = env_int("ARENA_SANDBOX_BASE_UID", 62000)
 ARENA_SANDBOX_SLOTS = env_int("ARENA_SANDBOX_SLOTS", 16)
 ARENA_SANDBOX_BWRAP = env_str("ARENA_SANDBOX_BWRAP", "/usr/bin/bwrap")
+# The server's own part of starting a sandboxed bot (a free slot, staging its files, starting bubblewrap),
+# apart from the bot's ARENA_BOT_START_MS: past it the game is given back and played later, nobody charged.
+ARENA_SANDBOX_START_MS = env_int("ARENA_SANDBOX_START_MS", 20_000)
+# A pause added to every sandbox start: a slow machine on demand, for drills and tests only (0 in production).
+ARENA_SANDBOX_START_DELAY_MS = env_int("ARENA_SANDBOX_START_DELAY_MS", 0)
 # Unpacked uploads, one directory per bundle digest, shared by the matches of a worker machine.
 ARENA_BOT_CACHE_DIR = env_str("ARENA_BOT_CACHE_DIR", str(BASE_DIR / "var" / "bot-cache"))
 ARENA_TOURNAMENT_MAX_GAMES = env_int("ARENA_TOURNAMENT_MAX_GAMES", 2000)

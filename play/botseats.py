@@ -54,7 +54,8 @@ class Decision:
 def ask(version: BotVersion, state: State, seat: int, options: dict[str, object], bank_ms: float) -> Decision:
     """Start a session of the pinned version, ask it for this decision, and close it.
 
-    Raises SandboxUnavailable (the bot is not at fault) when the sandbox cannot start.
+    Raises SandboxUnavailable (the bot is not at fault) when the sandbox cannot start, and
+    botclient.ServerBusy when the server is too slow to start it (the decision is asked again later).
     """
     session = open_session(version)
     session.budget.bank_ms = max(0.0, float(bank_ms))

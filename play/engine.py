@@ -27,6 +27,7 @@ from arena.dispatch import send_on_commit
 from arena.errors import GameOver, NotSeated, PlayError, StaleTurn
 from arena.matches import create_match
 from arena.models import Match, MatchSeat, Player
+from botclient import ServerBusy
 from common.task_names import TaskName
 from games.part_du_chef import State, action_from_json, replay
 from games.part_du_chef.bots import get_bot
@@ -152,12 +153,24 @@ def dispatch_turn(match_id: int, turn: int, deadline: datetime | None) -> None:
 def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -> None:
     totals = tuple(int(score.total) for score in state.scores())
     forfeited = tuple(bool(flag) for flag in live.out)
+    # A person is out after too many timeouts, or because they left; a bot's reason is in its seat log.
+    reasons = tuple(
+        (
+            f"timeout: the clock ran out {live.timeouts[seat]} times"
+            if live.timeouts[seat] >= settings.ARENA_MAX_TIMEOUTS
+            else "left the table"
+        )
+        if out and player.is_person
+        else None
+        for seat, (out, player) in enumerate(zip(forfeited, players, strict=True))
+    )
     played = runner.PlayedGame(
         record=live.record,
         totals=totals,
         forfeited=forfeited,
         seat_logs=botseats.seat_logs(match.id),
         stand_in=live.stand_in,
+        forfeit_reasons=reasons,
     )
     if not commit_result(match.id, match.attempt, played):
         raise PlayError(f"match {match.id} could not be committed")
@@ -249,6 +262,10 @@ def _submitted_bot_to_act(match_id: int, turn: int) -> bool:
     return player.is_submitted_bot
 
 
+# A submitted bot's decision the server was too busy to start is asked again this much later.
+BUSY_RETRY_SECONDS = 2.0
+
+
 def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
     """A submitted bot's decision: asked outside any transaction, then applied under the table's lock.
 
@@ -261,9 +278,16 @@ def _play_submitted(match_id: int, turn: int, now: datetime) -> str:
     if seat is None or live.turn != turn:
         return "stale"  # taken between the two reads
     state = load_state(live)
-    decision = botseats.ask(
-        botseats.pinned_version(match_id, seat), state, seat, live.match.options, live.bank_ms[seat]
-    )
+    try:
+        decision = botseats.ask(
+            botseats.pinned_version(match_id, seat), state, seat, live.match.options, live.bank_ms[seat]
+        )
+    except ServerBusy as exc:
+        # The server could not start the bot in time: the bot is not charged, the decision is asked
+        # again a little later (the table waits; its sweep sends it again if this message is lost).
+        log.warning("match %s turn %s: the server is busy, the bot is asked again later: %s", match_id, turn, exc)
+        dispatch_turn(match_id, turn, timezone.now() + timedelta(seconds=BUSY_RETRY_SECONDS))
+        return "server busy"
     with transaction.atomic():
         live, match, players = _lock(match_id)
         if live.to_act != seat or live.turn != turn or match.status != Match.Status.RUNNING or live.out[seat]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -34,6 +35,7 @@ from arena.claims import (
 )
 from arena.models import Match, MatchSeat
 from arena.rows import run_together, update_statement
+from botclient import ServerBusy
 from botclient.lockstep import Lockstep
 from common.outages import OUTAGES, retrying
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
@@ -46,6 +48,11 @@ _TICK = timedelta(microseconds=1)
 # Shares of the lease: how long a play task retries through an outage, and then tries to give back its claims.
 _RETRY_SHARE = 0.7
 _GIVE_BACK_SHARE = 0.08
+# The share of the lease the games themselves may take: built-in bots think within it (their deadline),
+# so that the commit still comes well before the task's soft time limit (0.8 of the lease).
+_PLAY_SHARE = 0.5
+# A match given back because the server was too slow to start a bot's sandbox is sent again this much later.
+BUSY_RETRY_SECONDS = 2.0
 
 
 # The matches this process committed lately, by database. A finished match never changes again, so
@@ -148,10 +155,12 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
             record[RECORD_FIELD] = record_verdict(
                 played.totals, played.forfeited, played.stand_in, len(record.get("actions") or [])
             )
+            reasons = forfeit_reasons(played)
             for index, seat in enumerate(item.seats):
                 seat.score = played.totals[index]
                 seat.rank = placed[index]
                 seat.forfeited = played.forfeited[index]
+                seat.forfeit_reason = reasons[index] if seat.forfeited else ""
                 change = changes.get((match.pk, seat.player_id))
                 if change is not None:
                     seat.rating_before, seat.rating_after = change.before, change.after
@@ -174,7 +183,7 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
                 update_statement(
                     MatchSeat,
                     [seat for item in ours for seat in item.seats],
-                    ["score", "rank", "forfeited", "rating_before", "rating_after"],
+                    ["score", "rank", "forfeited", "forfeit_reason", "rating_before", "rating_after"],
                 ),
             ]
         )
@@ -185,6 +194,23 @@ def _commit_together(batch: Sequence[Finished]) -> set[int]:
         committed = {item.match.pk for item in ours}
         transaction.on_commit(partial(_remember, committed))
     return committed
+
+
+# A seat's forfeit reason is kept up to this many characters on the match's seat (the owner's seat log
+# keeps the bot's whole story).
+FORFEIT_REASON_CHARS = 500
+
+
+def forfeit_reasons(played: runner.PlayedGame) -> list[str]:
+    """Per seat, why it forfeited: the game's own reasons, else its seat log's, else "forfeit"."""
+    reasons = ["forfeit" if out else "" for out in played.forfeited]
+    for log_ in played.seat_logs:
+        if log_.forfeit_reason and log_.seat < len(reasons):
+            reasons[log_.seat] = log_.forfeit_reason
+    for seat, reason in enumerate(played.forfeit_reasons[: len(reasons)]):
+        if reason:
+            reasons[seat] = reason
+    return [reason[:FORFEIT_REASON_CHARS] for reason in reasons]
 
 
 def run_match(match_id: int) -> str:
@@ -206,7 +232,10 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     is retried on a fresh connection while the claims' leases last, a game it interrupted is given
     back with the attempt it had, and if the outage outlasts the retries every claim not committed is
     given back the same way once the database answers. None of this uses up an attempt; only a
-    game that fails, or a lease that runs out (the worker died), does.
+    game that fails, or a lease that runs out (the worker died), does. Neither does a server too slow
+    to start a bot (`botclient.ServerBusy`, past ARENA_SANDBOX_START_MS) nor a batch that ran into the
+    task's soft time limit: those games are given back unplayed, nobody charged, and played later.
+    Built-in bots think within a deadline (`_PLAY_SHARE` of the lease), so a batch ends in time.
     """
     if _committed_here(match_id):
         return "not claimed"
@@ -226,8 +255,14 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
     return _play_or_give_back(match_id, claimed.claims, until, partial(_play_claimed, claimed))
 
 
+def _play_deadline(until: float) -> float:
+    """When the games of a task must be over (time.monotonic()), from its retries' end (`until`)."""
+    return until - MATCH_LEASE.lease_seconds() * (_RETRY_SHARE - _PLAY_SHARE)
+
+
 def _play_claimed(claimed: Claimed, match_id: int, attempts: dict[int, int], until: float) -> str:
     matches, seats = claimed.matches, claimed.seats
+    deadline = _play_deadline(until)
     # A batch's results wait for its last game: they are held back at most about this long.
     budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
     # The task's own match first: it is the one its message asked for.
@@ -235,6 +270,7 @@ def _play_claimed(claimed: Claimed, match_id: int, attempts: dict[int, int], unt
     outcome: dict[int, str] = {}
     batch: list[Finished] = []
     interrupted: list[int] = []
+    busy: list[int] = []
     for index, pk in enumerate(order):
         if index > 0 and time.monotonic() > budget:
             later = [(pk, attempts[pk]) for pk in order[index:]]
@@ -249,11 +285,22 @@ def _play_claimed(claimed: Claimed, match_id: int, attempts: dict[int, int], unt
                 match.options,
                 move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
                 match_id=pk,
+                deadline=deadline,
             )
         except OUTAGES as exc:  # the database or the broker, not the game: given back below
             log.warning("match %s attempt %s interrupted by an outage: %s", pk, attempts[pk], exc)
             interrupted.append(pk)
             outcome[pk] = "interrupted"
+            continue
+        except SoftTimeLimitExceeded:  # the server's time ran out, not a bot's: given back below
+            log.warning("match %s attempt %s interrupted by the task's time limit", pk, attempts[pk])
+            interrupted.append(pk)
+            outcome[pk] = "interrupted"
+            continue
+        except ServerBusy as exc:  # too slow to start a bot's sandbox: given back, played later
+            log.warning("match %s attempt %s given back, the server is busy: %s", pk, attempts[pk], exc)
+            busy.append(pk)
+            outcome[pk] = "server busy"
             continue
         except Exception as exc:  # any failure of the game or a bot: retried, then failed
             log.exception("match %s attempt %s failed", pk, attempts[pk])
@@ -262,7 +309,7 @@ def _play_claimed(claimed: Claimed, match_id: int, attempts: dict[int, int], unt
             outcome[pk] = "error"
             continue
         batch.append(Finished(match, attempts[pk], seats[pk], played))
-    return _settle(match_id, attempts, batch, interrupted, outcome, until)
+    return _settle(match_id, attempts, batch, interrupted, outcome, until, busy)
 
 
 def run_deal(match_id: int) -> str:
@@ -290,6 +337,11 @@ def _play_or_give_back(
     except OUTAGES:
         _give_back_after_outage(match_id, attempts, until + MATCH_LEASE.lease_seconds() * _GIVE_BACK_SHARE)
         raise
+    except SoftTimeLimitExceeded:
+        # The task's time ran out (a machine too slow for its games): nobody's fault, no attempt used up.
+        until = time.monotonic() + MATCH_LEASE.lease_seconds() * _GIVE_BACK_SHARE
+        _give_back_after_outage(match_id, attempts, until, why="the task's soft time limit")
+        return "interrupted"
 
 
 def _play_deal(match_id: int, attempts: dict[int, int], until: float) -> str:
@@ -298,6 +350,7 @@ def _play_deal(match_id: int, attempts: dict[int, int], until: float) -> str:
     # The seats' bots are made here, where the database is at hand; the threads only play.
     bots = {pk: runner.seat_bots([seat.player for seat in seats[pk]], matches[pk].seed, match_id=pk) for pk in order}
     lockstep = Lockstep(len(order))
+    deadline = _play_deadline(until)
     games: dict[int, runner.PlayedGame | Exception] = {}
 
     def play_table(table: int, pk: int) -> None:
@@ -312,6 +365,7 @@ def _play_deal(match_id: int, attempts: dict[int, int], until: float) -> str:
                 match_id=pk,
                 pace=lockstep.pacer(table),
                 bots=bots[pk],
+                deadline=deadline,
             )
         except Exception as exc:  # the failure of one table is that table's (below)
             games[pk] = exc
@@ -332,9 +386,15 @@ def _play_deal(match_id: int, attempts: dict[int, int], until: float) -> str:
     outcome: dict[int, str] = {}
     batch: list[Finished] = []
     interrupted: list[int] = []
+    if any(isinstance(game, ServerBusy) for game in games.values()):
+        # A table the server could not start: the whole deal is given back and played again together,
+        # so that no table of it is ever played apart from the others (its seats learn nothing early).
+        log.warning("the deal of match %s is given back, the server is busy", match_id)
+        outcome = dict.fromkeys(order, "server busy")
+        return _settle(match_id, attempts, [], [], outcome, until, list(order))
     for pk in order:
         game = games[pk]
-        if isinstance(game, OUTAGES):
+        if isinstance(game, (*OUTAGES, SoftTimeLimitExceeded)):
             log.warning("match %s attempt %s interrupted by an outage: %s", pk, attempts[pk], game)
             interrupted.append(pk)
             outcome[pk] = "interrupted"
@@ -355,11 +415,20 @@ def _settle(
     interrupted: list[int],
     outcome: dict[int, str],
     until: float,
+    busy: Sequence[int] = (),
 ) -> str:
-    """Give back the games an outage interrupted, commit the played ones; what became of match_id."""
+    """Give back the games an outage interrupted, and those the server was too busy to start (sent again a
+    little later), commit the played ones; what became of match_id."""
     if interrupted:
         back = [(pk, attempts[pk]) for pk in interrupted]
         retrying(lambda: give_back(back, resend={match_id}), until=until, what="giving back interrupted matches")
+    if busy:
+        later = [(pk, attempts[pk]) for pk in busy]
+        retrying(
+            lambda: give_back(later, resend={match_id}, after_s=BUSY_RETRY_SECONDS),
+            until=until,
+            what="giving back matches the server was too busy to start",
+        )
     committed = retrying(lambda: _commit_or_find(batch), until=until, what="committing played matches")
     for item in batch:
         outcome[item.match.pk] = "finished" if item.match.pk in committed else "lost lease"
@@ -385,7 +454,7 @@ def _commit_or_find(batch: list[Finished]) -> set[int]:
     return committed
 
 
-def _give_back_after_outage(match_id: int, attempts: dict[int, int], until: float) -> None:
+def _give_back_after_outage(match_id: int, attempts: dict[int, int], until: float, why: str = "an outage") -> None:
     """The outage outlasted the retries: give back every claim still held, once the database answers.
 
     Fenced by the attempt, so a match committed before the connection broke stays finished, and one
@@ -399,4 +468,4 @@ def _give_back_after_outage(match_id: int, attempts: dict[int, int], until: floa
     except OUTAGES:
         log.error("could not give back matches %s: their leases will bring them back", [pk for pk, _ in claims])
         return
-    log.warning("gave back matches %s after an outage; sent again: %s", [pk for pk, _ in claims], again)
+    log.warning("gave back matches %s after %s; sent again: %s", [pk for pk, _ in claims], why, again)

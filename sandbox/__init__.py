@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import BundleRejected, SandboxUnavailable
+from .errors import BundleRejected, SandboxBusy, SandboxUnavailable
 from .process import SandboxedProcess
 from .runner import RunResult, Sandbox, SandboxConfig, SandboxLimits
 
@@ -10,6 +10,7 @@ __all__ = [
     "BundleRejected",
     "RunResult",
     "Sandbox",
+    "SandboxBusy",
     "SandboxConfig",
     "SandboxLimits",
     "SandboxUnavailable",

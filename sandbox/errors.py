@@ -9,3 +9,9 @@ class SandboxUnavailable(RuntimeError):
 
 class BundleRejected(ValueError):
     """An uploaded bot (file or zip) is refused; the message names the problem."""
+
+
+class SandboxBusy(SandboxUnavailable):
+    """The server could not get a sandboxed process ready in time: every slot taken, or the machine too slow
+    to start one within the server's own start-up limit. No fault of the bot: the work is given back
+    (nobody charged, no attempt used up) and tried again later."""

@@ -28,15 +28,17 @@ import signal
 import stat
 import subprocess
 import threading
+import time
 import uuid
 from collections.abc import Hashable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import seccomp
 from .cgroups import SlotCgroups
-from .errors import BundleRejected, SandboxUnavailable
+from .errors import BundleRejected, SandboxBusy, SandboxUnavailable
 from .kept import KeptProcesses
 from .process import SandboxedProcess
 from .slots import Slot, SlotPool, kill_uid
@@ -71,6 +73,9 @@ class SandboxConfig:
     # each closed after this long without a game.
     kept: int | None = None
     kept_idle_s: float = 20.0
+    # A pause taken by every start, once its slot is held: a slow machine on demand, for drills and tests
+    # of what the server does when its own start-up runs late (never set in production).
+    start_delay_s: float = 0.0
 
 
 # Read-only system paths visible inside.  Only what an interpreter needs.
@@ -329,15 +334,29 @@ class Sandbox:
         writable_out: bool = False,
         limits: SandboxLimits | None = None,
         ro_binds: tuple[str, ...] = (),
+        ready_within: float | None = None,
     ) -> SandboxedProcess:
         """Start ``argv`` (paths as seen inside, e.g. ``/bot/main.py``) with ``files`` at ``/bot``.
 
         ``limits`` replaces the configured rlimits for this process (a build, a runtime that needs more
         address space); the slot's cgroups keep the configured memory, so the sum stays bounded.
+        ``ready_within``: seconds the server's own part may take (waiting for a slot, staging the files,
+        starting bubblewrap); past it ``SandboxBusy`` is raised and a process that starts later is closed.
         """
         self.check()
         self._own_process()
-        return self._starter.submit(self._spawn, files, argv, writable_out, limits, ro_binds).result()
+        deadline = None if ready_within is None else time.monotonic() + ready_within
+        started = self._starter.submit(self._spawn, files, argv, writable_out, limits, ro_binds, deadline)
+        if ready_within is None:
+            return started.result()
+        try:
+            return started.result(timeout=max(0.0, ready_within))
+        except FutureTimeout:
+            # Whoever asked has gone on: the process, if it ever starts, is nobody's.
+            started.add_done_callback(_close_unclaimed)
+            raise SandboxBusy(
+                f"the server took more than {ready_within * 1000:.0f} ms to start the bot's sandbox"
+            ) from None
 
     def take_kept(self, key: Hashable, deal: int | None) -> tuple[SandboxedProcess, frozenset[int], int] | None:
         """A process kept for ``key`` after an earlier game that never played ``deal`` (sandbox.kept)."""
@@ -356,9 +375,15 @@ class Sandbox:
         writable_out: bool,
         limits: SandboxLimits | None = None,
         ro_binds: tuple[str, ...] = (),
+        deadline: float | None = None,
     ) -> SandboxedProcess:
-        slot = self.pool.acquire()
+        wait_s = 10.0 if deadline is None else max(0.0, min(10.0, deadline - time.monotonic()))
+        slot = self.pool.acquire(wait_s)
         try:
+            if self.config.start_delay_s > 0:
+                time.sleep(self.config.start_delay_s)
+            if deadline is not None and time.monotonic() > deadline:
+                raise SandboxBusy("the sandbox's start ran past the server's start-up limit")
             workdir = self.stage(slot, files)
         except BaseException:
             slot.release()
@@ -444,6 +469,12 @@ class Sandbox:
             return result
         finally:
             proc.close()
+
+
+def _close_unclaimed(started: Future[SandboxedProcess]) -> None:
+    if started.cancelled() or started.exception() is not None:
+        return
+    started.result().close()
 
 
 def refuse_links(files: Path) -> None:

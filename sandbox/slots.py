@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import SandboxUnavailable
+from .errors import SandboxBusy
 
 KILL = "/usr/bin/kill"
 
@@ -109,7 +109,7 @@ class SlotPool:
                         kill_uid(slot.uid)
                         return slot
             if time.monotonic() >= deadline:
-                raise SandboxUnavailable(
+                raise SandboxBusy(
                     f"all {self.count} sandbox slots are busy; raise the slot count or run fewer matches at once"
                 )
             time.sleep(0.05)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -26,7 +27,7 @@ from botclient.http import PrivateEndpoint, UnsafeEndpoint, check_endpoint, pars
 from common.task_names import TaskName
 from ratings.ledger import reset_provisional
 from results.finish import run_match
-from sandbox import BundleRejected, SandboxUnavailable
+from sandbox import BundleRejected, SandboxBusy, SandboxUnavailable
 from sandbox.build import BuildFailed
 from sandbox.languages import ACCEPTED
 from submissions import bundles
@@ -87,8 +88,20 @@ def _local_hint(exc: UnsafeEndpoint) -> str:
     return " (on your own machine, start the server with ARENA_BOT_ALLOW_PRIVATE_URLS=1 to allow such addresses)"
 
 
-def dispatch_validation(version_id: int) -> None:
-    send_on_commit(TaskName.VALIDATE_VERSION, (version_id,))
+# A validation given back because the server was too busy to start the bot is sent again this much later.
+BUSY_RETRY_SECONDS = 5.0
+
+
+def dispatch_validation(version_id: int, *, after_s: float = 0.0) -> None:
+    eta = timezone.now() + timedelta(seconds=after_s) if after_s > 0 else None
+    send_on_commit(TaskName.VALIDATE_VERSION, (version_id,), eta=eta)
+
+
+def give_back_validation(version_id: int, attempt: int) -> None:
+    """The server was too busy to play the validation (its sandbox): back to pending with its attempt, later."""
+    with transaction.atomic():
+        for again in VALIDATION_LEASE.unclaim([(version_id, attempt)], resend={version_id}):
+            dispatch_validation(again, after_s=BUSY_RETRY_SECONDS)
 
 
 def create_bot(
@@ -216,12 +229,12 @@ def play_to_end(match_id: int, timeout_s: float) -> str:
     """Play a match in this process (retrying as the match task would); its final status."""
     deadline = time.monotonic() + timeout_s
     while True:
-        run_match(match_id)
+        outcome = run_match(match_id)
         status = Match.objects.values_list("status", flat=True).get(pk=match_id)
         if status in (Match.Status.FINISHED, Match.Status.FAILED):
             return str(status)
-        if time.monotonic() > deadline:
-            return str(status)
+        if outcome == "server busy" or time.monotonic() > deadline:
+            return str(status)  # given back unplayed: the server was too busy to start a bot
         if status == Match.Status.RUNNING:
             time.sleep(0.2)  # another worker holds it
 
@@ -274,6 +287,9 @@ def run_validation(version_id: int) -> str:
     bot = version.bot
     try:
         _preflight(version)
+    except SandboxBusy:
+        give_back_validation(version_id, attempt)  # the server's slowness is no reason to reject a bot
+        return "server busy"
     except SandboxUnavailable as exc:
         reason = (
             f"the sandbox cannot start on this server, so uploaded bots are refused rather than run without it: {exc}"
@@ -316,6 +332,16 @@ def run_validation(version_id: int) -> str:
         )
         status = play_to_end(match.id, VALIDATION_LEASE_SECONDS / 2)
         match.refresh_from_db()
+        if match.status == Match.Status.QUEUED:
+            # Given back unplayed: the server was too busy to start a bot. Not the bot's fault: its
+            # validation is given back too and played again later, on matches of its own.
+            Match.objects.filter(pk=match.id, status=Match.Status.QUEUED).update(
+                status=Match.Status.FAILED,
+                error="not played: the server was too busy to start the bot; its validation is played again later",
+                finished_at=timezone.now(),
+            )
+            give_back_validation(version_id, attempt)
+            return "server busy"
         entry = _game_log(index, match, seat)
         entries.append(entry)
         if status != Match.Status.FINISHED:

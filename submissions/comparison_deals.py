@@ -17,10 +17,12 @@ the same transaction with the comparison's row locked (`record_deal`):
 
 Deal rows are claimed as matches are (arena.leases): a conditional UPDATE bumping `attempt`, the
 fencing token, with a lease; a re-delivered task finds the deal taken or finished and does nothing,
-and only the attempt holding the deal stores its result, so no deal counts twice. A deal whose play
-raised is retried (re-queued and sent again) up to DEAL_MAX_ATTEMPTS; a worker that died lets its
-deal's lease run out and the sweep sends it again. After the last attempt the deal is failed with its
-reason, and so is the comparison, saying which deal and why (the deals done keep their progress).
+and only the attempt holding the deal stores its result, so no deal counts twice. A deal the server was
+too slow to start (a version's sandbox past ARENA_SANDBOX_START_MS: botclient.ServerBusy) is given back
+with its attempt and sent again a little later, nobody charged. A deal whose play raised is retried
+(re-queued and sent again) up to DEAL_MAX_ATTEMPTS; a worker that died lets its deal's lease run out
+and the sweep sends it again. After the last attempt the deal is failed with its reason, and so is
+the comparison, saying which deal and why (the deals done keep their progress).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from django.utils import timezone
 
 from arena.dispatch import send_on_commit
 from arena.leases import Lease
+from botclient import ServerBusy
 from common.outages import retrying
 from common.task_names import TaskName
 from games.part_du_chef.comparison import DealScores, Stopping, score_deal, settle, summarize
@@ -59,6 +62,8 @@ COMPARE_TIME_LIMIT_SECONDS = 3600.0
 DEAL_TIME_LIMIT_SECONDS = 900.0
 DEAL_MAX_ATTEMPTS = 3
 OUTAGE_RETRY_SECONDS = 60.0
+# A deal given back because the server was too slow to start a version's sandbox is sent again this much later.
+BUSY_RETRY_SECONDS = 2.0
 
 DEAL_LEASE = Lease(
     model=ComparisonDeal,
@@ -139,6 +144,15 @@ def play_deal(deal_id: int) -> str:
     tables = deal_lineups(comparison, ArenaSessions())
     try:
         games = play_deal_in_lockstep(tables, deal.seed, comparison.marianne)
+    except ServerBusy as exc:
+        # The server's slowness, not a version's: the whole deal is given back with its attempt and played
+        # again a little later, so neither version is charged a forfeit for it.
+        log.warning("comparison %s deal %s given back, the server is busy: %s", comparison.pk, deal.number, exc)
+        with transaction.atomic():
+            for again in DEAL_LEASE.unclaim([(deal_id, attempt)], resend={deal_id}):
+                eta = timezone.now() + timedelta(seconds=BUSY_RETRY_SECONDS)
+                send_on_commit(TaskName.PLAY_COMPARISON_DEAL, (again,), eta=eta)
+        return "server busy"
     except Exception as exc:  # noqa: BLE001 - any failure is the deal's: retried, then shown to the owner
         log.warning("comparison %s deal %s failed (attempt %s)", comparison.pk, deal.number, attempt, exc_info=True)
         error = f"{type(exc).__name__}: {exc}"
@@ -197,7 +211,8 @@ def _advance(comparison: BotComparison) -> None:
     comparison.deals_done = len(done)
     comparison.games_done = len(done) * 2 * players
     comparison.estimate = estimate_json(Estimate.of([deal.score_diff for deal in done.values()]))
-    fields = ["deals_done", "games_done", "estimate"]
+    comparison.forfeits = forfeits_json(comparison, done)
+    fields = ["deals_done", "games_done", "estimate", "forfeits"]
     stopping = stopping_of(comparison)
     counted, decided = settle(in_order, stopping)
     if decided is not None or counted == comparison.deals:
@@ -219,6 +234,26 @@ def _advance(comparison: BotComparison) -> None:
         comparison.deals_sent += 1
         fields.append("deals_sent")
     comparison.save(update_fields=fields)
+
+
+def forfeits_json(comparison: BotComparison, done: dict[int, DealScores]) -> list[dict[str, Any]]:
+    """Every forfeit of the deals done, in deal order, each with the version that forfeited, its seat and why."""
+    forfeits: list[dict[str, Any]] = []
+    for number in sorted(done):
+        deal = done[number]
+        for version, reasons in ((comparison.version, deal.reasons_a), (comparison.against, deal.reasons_b)):
+            for seat, reason in reasons:
+                forfeits.append(
+                    {
+                        "version": version.number,
+                        "bot": version.bot_id,
+                        "deal": number + 1,
+                        "seed": deal.seed,
+                        "seat": seat,
+                        "reason": reason,
+                    }
+                )
+    return forfeits
 
 
 def _cancel_queued(comparison_id: int) -> None:

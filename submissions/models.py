@@ -159,6 +159,9 @@ class BotComparison(models.Model):
     deals_done = models.PositiveSmallIntegerField(default=0)
     deals_sent = models.PositiveSmallIntegerField(default=0)
     estimate = models.JSONField(null=True, blank=True)
+    # Every forfeit of the deals done, deal by deal: [{"version", "deal", "seed", "seat", "reason"}], where
+    # "version" is the number of the version that forfeited (submissions.comparison_deals.forfeits_json).
+    forfeits = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,7 +1,9 @@
 """Seating submitted bots: which version plays a seat, and the session that plays it.
 
 Uploaded versions run in the sandbox (never bare: if it cannot start, SandboxUnavailable goes up
-and the match is retried, then failed, with that message); hosted versions are called over HTTP.
+and the match is retried, then failed, with that message; if the server is only slow to start it,
+past ARENA_SANDBOX_START_MS, the session raises ServerBusy and the game is given back, nobody
+charged); hosted versions are called over HTTP.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def get_sandbox() -> Sandbox:
         settings.ARENA_SANDBOX_BASE_UID,
         settings.ARENA_SANDBOX_SLOTS,
         settings.ARENA_SANDBOX_BWRAP,
+        settings.ARENA_SANDBOX_START_DELAY_MS,
     )
     with _lock:
         box = _sandboxes.get(key)
@@ -43,6 +46,7 @@ def get_sandbox() -> Sandbox:
                     base_uid=int(settings.ARENA_SANDBOX_BASE_UID),
                     slots=int(settings.ARENA_SANDBOX_SLOTS),
                     bwrap=settings.ARENA_SANDBOX_BWRAP,
+                    start_delay_s=int(settings.ARENA_SANDBOX_START_DELAY_MS) / 1000,
                 )
             )
             _sandboxes[key] = box
@@ -84,6 +88,7 @@ def open_session(version: BotVersion) -> BotSession:
         "move_ms": int(settings.ARENA_BOT_MOVE_MS),
         "bank_ms": int(settings.ARENA_BOT_BANK_MS),
         "start_ms": int(settings.ARENA_BOT_START_MS),
+        "launch_ms": int(settings.ARENA_SANDBOX_START_MS),
         "game": version.bot.game,
     }
     session: BotSession

@@ -307,6 +307,11 @@ class ComparisonSerializer(serializers.ModelSerializer[BotComparison]):
     version = serializers.IntegerField(source="version.number", read_only=True)
     against = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
+    forfeits = serializers.JSONField(
+        read_only=True,
+        help_text='every forfeit of the deals done so far: [{"bot", "version", "deal", "seed", "seat", "reason"}], '
+        '"deal" counted from 1, "seat" from 0, "reason" as "timeout: ...", "crash: ..."',
+    )
 
     @extend_schema_field({"type": "object", "properties": {"bot": {"type": "integer"}, "version": {"type": "integer"}}})
     def get_against(self, comparison: BotComparison) -> dict[str, int]:
@@ -335,6 +340,7 @@ class ComparisonSerializer(serializers.ModelSerializer[BotComparison]):
             "fixed",
             "status",
             "progress",
+            "forfeits",
             "result",
             "error",
             "created_at",

@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 from .seating import NamedBot, Played, play_lineup
 from .simulation import Estimate
@@ -181,12 +182,15 @@ class DealScores:
     placing_b: float
     forfeits_a: int
     forfeits_b: int
+    # Per forfeit, in the order of the deal's games (A in every seat, then B): the seat and why it forfeited.
+    reasons_a: tuple[tuple[int, str], ...] = ()
+    reasons_b: tuple[tuple[int, str], ...] = ()
 
     @property
     def score_diff(self) -> float:
         return self.score_a - self.score_b
 
-    def to_json(self) -> dict[str, float | int]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "score_a": self.score_a,
@@ -195,10 +199,12 @@ class DealScores:
             "placing_b": self.placing_b,
             "forfeits_a": self.forfeits_a,
             "forfeits_b": self.forfeits_b,
+            "reasons_a": [[seat, reason] for seat, reason in self.reasons_a],
+            "reasons_b": [[seat, reason] for seat, reason in self.reasons_b],
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, float | int]) -> DealScores:
+    def from_json(cls, data: dict[str, Any]) -> DealScores:
         return cls(
             int(data["seed"]),
             float(data["score_a"]),
@@ -207,20 +213,27 @@ class DealScores:
             float(data["placing_b"]),
             int(data["forfeits_a"]),
             int(data["forfeits_b"]),
+            # Deals stored before the reasons were kept have none.
+            tuple((int(seat), str(reason)) for seat, reason in data.get("reasons_a") or ()),
+            tuple((int(seat), str(reason)) for seat, reason in data.get("reasons_b") or ()),
         )
 
 
 def score_deal(games: Sequence[Played], players: int, seed: int) -> DealScores:
     """A deal's games as `compare` plays them (A in every seat, then B) summed up per bot."""
-    sums: list[tuple[float, float, int]] = []
+    sums: list[tuple[float, float, tuple[tuple[int, str], ...]]] = []
     for side in range(2):
         side_games = games[side * players : (side + 1) * players]
         scores = [float(played.result.totals[seat]) for seat, played in enumerate(side_games)]
         placings = [float(played.placings[seat]) for seat, played in enumerate(side_games)]
-        forfeits = sum(1 for seat, played in enumerate(side_games) if played.forfeits[seat] is not None)
-        sums.append((sum(scores) / players, sum(placings) / players, forfeits))
-    (score_a, placing_a, forfeits_a), (score_b, placing_b, forfeits_b) = sums
-    return DealScores(seed, score_a, score_b, placing_a, placing_b, forfeits_a, forfeits_b)
+        reasons = tuple(
+            (seat, reason) for seat, played in enumerate(side_games) if (reason := played.forfeits[seat]) is not None
+        )
+        sums.append((sum(scores) / players, sum(placings) / players, reasons))
+    (score_a, placing_a, reasons_a), (score_b, placing_b, reasons_b) = sums
+    return DealScores(
+        seed, score_a, score_b, placing_a, placing_b, len(reasons_a), len(reasons_b), reasons_a, reasons_b
+    )
 
 
 def settle(deals: Sequence[DealScores], stopping: Stopping | None) -> tuple[int, str | None]:

@@ -93,6 +93,7 @@ def test_a_person_who_times_out_three_times_forfeits_and_is_ranked_below_the_oth
     assert match.status == Match.Status.FINISHED
     seats = list(MatchSeat.objects.filter(match=match).order_by("seat"))
     assert [seat.forfeited for seat in seats] == [True, False]
+    assert [seat.forfeit_reason for seat in seats] == ["timeout: the clock ran out 3 times", ""]
     assert [seat.rank for seat in seats] == [2, 1]
     changes = {change.player_id: change for change in RatingChange.objects.filter(match=match)}
     assert len(changes) == 2

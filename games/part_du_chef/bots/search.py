@@ -11,7 +11,11 @@ round the better half of the candidates goes on to more deals. On the last pizza
 hidden and one playout per candidate is exact.
 
 With a playout budget (the default) the bot is deterministic for its seed; a time limit per move
-may cut a search short.
+may cut a search short. So may a deadline (`deadline`, a `time.monotonic()` instant the game must be
+over by): each decision then takes at most an even share of the time left among the decisions left
+in the game, and past the deadline the bot plays greedy's choice without searching, so a game played by
+search bots ends in time on a starved machine; on a machine with time to spare the playout budget binds
+first and the bot stays deterministic (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -58,12 +62,18 @@ class SearchBot:
         self.cut_candidates = cut_candidates
         self.time_limit = time_limit
         self.cut_samples = cut_samples
+        # The instant (time.monotonic()) by which the whole game must be over, set by whoever plays it.
+        self.deadline: float | None = None
 
     def act(self, observation: Observation) -> Action:
         candidates = self.candidates(observation)
-        if len(candidates) == 1:
+        if len(candidates) == 1 or self._past_deadline():
+            # Past the deadline nothing is searched: the greedy choice, first of the candidates, at once.
             return candidates[0]
         return candidates[self._best(observation, candidates)]
+
+    def _past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     # -- candidates ------------------------------------------------------------------------
 
@@ -100,6 +110,7 @@ class SearchBot:
         each round the better half goes on, so that most playouts go to the closest contenders."""
         seat = observation.seat
         start = time.perf_counter()
+        limit = self._limit(observation)
         base = sample_state(observation, self.rng)
         lines = [[candidate, *_finish_pizza(_after(base, candidate))] for candidate in candidates]
         totals = [0.0] * len(candidates)
@@ -123,7 +134,7 @@ class SearchBot:
                     play_policies(play, random.Random(policy_seed), self.cut_samples)
                     totals[i] += relative([s.total for s in play.scores()], seat)
                 state = None
-                if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                if limit is not None and time.perf_counter() - start > limit:
                     out_of_time = True
                     break
             alive.sort(key=lambda i: (-totals[i], i))
@@ -131,6 +142,16 @@ class SearchBot:
                 break
             alive = alive[: (len(alive) + 1) // 2]
         return alive[0]
+
+    def _limit(self, observation: Observation) -> float | None:
+        """Seconds this decision may take: the time limit, and an even share of what the deadline leaves."""
+        limit = self.time_limit
+        if self.deadline is not None:
+            # Each pizza: one cut and a take per seat, for the decisions of every seat still to come.
+            left = (PIZZAS - observation.pizza) * (observation.players + 1)
+            share = max(0.0, self.deadline - time.monotonic()) / max(1, left)
+            limit = share if limit is None else min(limit, share)
+        return limit
 
 
 def _after(state: State, action: Action) -> State:
