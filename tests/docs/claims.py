@@ -458,7 +458,9 @@ def check_stated_defaults(line: Line, defaults: dict[str, Any]) -> list[str]:
         if not value.replace(".", "").isdigit():
             stated: str = value
         else:
-            stated = str(float(value) * _UNITS[unit])
+            # A setting in milliseconds (`..._MS`) may be stated in seconds: "`ARENA_SANDBOX_START_MS` (20 s)".
+            scale = 1000 if unit == "s" and name.endswith("_MS") else _UNITS[unit]
+            stated = str(float(value) * scale)
         if not _same(stated, defaults[name]):
             problems.append(
                 f"{where(line)}: {name}: the page says {match.group(0)!r}, the default is {defaults[name]!r}"
