@@ -6,7 +6,15 @@ from typing import Any
 
 _DETAIL = {
     "type": "object",
-    "properties": {"detail": {"type": "string", "description": "what went wrong, naming the problem"}},
+    "properties": {
+        "detail": {"type": "string", "description": "what went wrong, naming the problem"},
+        "code": {"type": "string", "description": "a refusal's stable code (the message's wording may change)"},
+        "params": {
+            "type": "object",
+            "additionalProperties": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "description": "the values the refusal's message names, by name",
+        },
+    },
     "required": ["detail"],
 }
 # A malformed field answers {"<field>": ["<message>", ...]}; request-level problems answer {"detail": ...}.
