@@ -28,7 +28,7 @@ def resolve_game(game: str) -> GameSpec:
     try:
         return get_game(game)
     except UnknownGame as exc:
-        raise RequestError(str(exc)) from None
+        raise RequestError(str(exc), code=exc.code, params=exc.params) from None
 
 
 def check_count(spec: GameSpec, count: int) -> None:
@@ -36,7 +36,7 @@ def check_count(spec: GameSpec, count: int) -> None:
     try:
         spec.check_players(count)
     except SetupError as exc:
-        raise RequestError(str(exc)) from None
+        raise RequestError(str(exc), code=exc.code, params=exc.params) from None
 
 
 def check_distinct(player_ids: Sequence[int]) -> None:
@@ -44,7 +44,7 @@ def check_distinct(player_ids: Sequence[int]) -> None:
     seen: set[int] = set()
     for player_id in player_ids:
         if player_id in seen:
-            raise RequestError(f"player {player_id} is seated twice")
+            raise RequestError.coded("seated_twice", player=player_id)
         seen.add(player_id)
 
 
@@ -53,7 +53,7 @@ def check_options(spec: GameSpec, options: object, count: int) -> dict[str, Any]
     try:
         return spec.validate_options(options, count)
     except SetupError as exc:
-        raise RequestError(f"bad options: {exc}") from None
+        raise RequestError(f"bad options: {exc}", code=exc.code, params=exc.params) from None
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class Seating:
 def check_seating(
     *,
     game: str,
-    players: Sequence[Player],
+    players: Sequence[Player] | Sequence[int],
     options: object = None,
     seed: object = None,
     where: Where = Where.MATCH,
@@ -77,6 +77,9 @@ def check_seating(
     challenger: Any = None,
 ) -> Seating:
     """The one validation of every match: game, seat count, a player seated twice, who may sit, options, seed.
+
+    `players`: the players in seat order, or their ids (looked up once the count and the repeats are
+    checked, so a bad count, a repeated and an unknown id are named in that order).
 
     A creator may give a seed only where every seat is a bot (a reproducible experiment); a match
     with a person always gets a seed drawn here, so nobody can know the deal in advance.
@@ -88,7 +91,8 @@ def check_seating(
     spec = resolve_game(game)
     count = len(players)
     check_count(spec, count)
-    check_distinct([player.id for player in players])
+    check_distinct([player if isinstance(player, int) else player.id for player in players])
+    players = _look_up(players)
     people = [player for player in players if player.is_person]
     if seed is not None and people:
         raise RequestError(
@@ -122,15 +126,16 @@ def check_challenge(players: Sequence[Player], seed: object, challenger: Any) ->
             )
 
 
-def players_by_id(game: str, player_ids: Sequence[int]) -> list[Player]:
-    """The players in the given order; a bad count, a repeated or an unknown id named, in that order."""
-    check_count(resolve_game(game), len(player_ids))
-    check_distinct(player_ids)
-    found = Player.objects.in_bulk(list(player_ids))
+def _look_up(players: Sequence[Player] | Sequence[int]) -> list[Player]:
+    """The players in the given order, those given by id read in one query; an unknown id named."""
+    player_ids = [player for player in players if isinstance(player, int)]
+    if not player_ids:
+        return [player for player in players if not isinstance(player, int)]
+    found = Player.objects.in_bulk(player_ids)
     missing = [player_id for player_id in player_ids if player_id not in found]
     if missing:
-        raise RequestError(f"unknown player {missing[0]}")
-    return [found[player_id] for player_id in player_ids]
+        raise RequestError.coded("unknown_player", player=missing[0])
+    return [found[player] if isinstance(player, int) else player for player in players]
 
 
 def create_match(
@@ -161,11 +166,9 @@ def create_match(
     """
     if kind not in Match.Kind.values:
         raise RequestError(f"unknown match kind {kind!r}; expected one of {', '.join(Match.Kind.values)}")
-    if players is None:
-        players = players_by_id(game, player_ids or [])
     seating = check_seating(
         game=game,
-        players=players,
+        players=players if players is not None else list(player_ids or []),
         options=options,
         seed=seed,
         where=Where.TABLE if live else Where.MATCH,

@@ -1,10 +1,11 @@
-"""Writing many rows in few round trips: UPDATE ... FROM (VALUES ...), INSERT ... VALUES, several statements at once.
+"""Writing many rows in few round trips: UPDATE ... FROM jsonb_to_recordset(...), INSERT ... SELECT FROM
+jsonb_to_recordset(...), several statements at once.
 
 Django's bulk_update builds one CASE WHEN expression per field and row, which costs more CPU than
-the rest of a batch of match results together; here the values go in as one VALUES list with the
-columns' own types. A play task's claim and a batch's commit are mostly round trips to PostgreSQL,
-so `run_together` sends several statements in one, and `instance` makes model instances from rows
-a statement returned, without a queryset.
+the rest of a batch of match results together; here the rows' values go in as one parameter, a JSON
+array that `jsonb_to_recordset` reads with the columns' own types. A play task's claim and a batch's
+commit are mostly round trips to PostgreSQL, so `run_together` sends several statements in one, and
+`instance` makes model instances from rows a statement returned, without a queryset.
 """
 
 from __future__ import annotations

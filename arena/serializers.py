@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -65,12 +66,22 @@ def match_of(item: Any) -> Match:
     return item if isinstance(item, Match) else item.match
 
 
-class HeldBackMixin:
+_Model = TypeVar("_Model", bound=models.Model)
+
+
+class HeldBackSerializer(serializers.ModelSerializer[_Model]):
     """The fields named in `secret_fields` are null while the secrecy rule (arena.secrecy) holds the
     match back; `held_back` and `held_back_reason` say so."""
 
+    # Written once for the match, a bot's seat and a tournament's game. A subclass's `Meta` derives from
+    # this one, so that a list asks the secrecy rule once for the whole page (SecretsListSerializer).
+
+    held_back = serializers.SerializerMethodField()
+    held_back_reason = serializers.SerializerMethodField()
     secret_fields: tuple[str, ...] = ()
-    context: dict[str, Any]
+
+    class Meta:
+        list_serializer_class = SecretsListSerializer
 
     def held_back_reason_of(self, item: Any) -> str | None:
         match = match_of(item)
@@ -88,23 +99,22 @@ class HeldBackMixin:
     def get_held_back_reason(self, item: Any) -> str | None:
         return self.held_back_reason_of(item)
 
-    def hide_secrets(self, item: Any, data: dict[str, Any]) -> dict[str, Any]:
-        if self.held_back_reason_of(item) is not None:
+    def to_representation(self, instance: _Model) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if self.held_back_reason_of(instance) is not None:
             for name in self.secret_fields:
                 data[name] = None
         return data
 
 
-class MatchSerializer(HeldBackMixin, serializers.ModelSerializer[Match]):
+class MatchSerializer(HeldBackSerializer[Match]):
     results = SeatResultSerializer(source="seats", many=True, read_only=True)
     seed = serializers.IntegerField(
         read_only=True, allow_null=True, help_text="null until the match is over (and every table of its deal)"
     )
-    held_back = serializers.SerializerMethodField()
-    held_back_reason = serializers.SerializerMethodField()
     secret_fields = ("seed",)
 
-    class Meta:
+    class Meta(HeldBackSerializer.Meta):
         model = Match
         fields = [
             "id",
@@ -124,10 +134,10 @@ class MatchSerializer(HeldBackMixin, serializers.ModelSerializer[Match]):
             "held_back_reason",
         ]
         read_only_fields = fields
-        list_serializer_class = SecretsListSerializer
 
     def to_representation(self, instance: Match) -> dict[str, Any]:
-        data = self.hide_secrets(instance, super().to_representation(instance))
+        data = super().to_representation(instance)
+        # A seat's forfeit reason tells what a held-back game's seat did: hidden with the rest.
         if self.held_back_reason_of(instance) is not None:
             for result in data.get("results") or []:
                 result["forfeit_reason"] = None

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db import models
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
@@ -27,6 +28,21 @@ from arena.serializers import (
     PlayerSerializer,
 )
 from games.registry import all_games
+
+_Owned = TypeVar("_Owned", bound=models.Model)
+
+
+class OwnedViewSet(viewsets.GenericViewSet[_Owned]):
+    """The asking account's own objects (its bots, arena entries, tables): another account's answer 404,
+    as if they did not exist. A subclass says which are one account's in `owned_by`."""
+
+    def owned_by(self, user_id: int | None) -> QuerySet[_Owned]:
+        raise NotImplementedError
+
+    def get_queryset(self) -> QuerySet[_Owned]:
+        mine = self.owned_by(self.request.user.pk)
+        # The schema is drawn with no account: the same queryset, empty, so its model is known.
+        return mine.none() if getattr(self, "swagger_fake_view", False) else mine
 
 
 class GamesView(APIView):

@@ -31,10 +31,6 @@ _FIRST_PAUSE = 0.2
 _LAST_PAUSE = 2.0
 
 
-def is_outage(exc: BaseException) -> bool:
-    return isinstance(exc, OUTAGES)
-
-
 def retrying(step: Callable[[], T], *, until: float, what: str) -> T:
     """Run `step` until it gets through an outage, reconnecting between tries, until time.monotonic() > until.
 

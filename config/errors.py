@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -20,21 +21,26 @@ from arena.errors import ArenaError
 from common.limits import too_big_message
 from config.middleware import NUL_MESSAGE
 from config.outages import answer_outage, outage_body, outage_code, outage_headers
-from games.part_du_chef import IllegalAction, InvalidAction
+from games.part_du_chef.errors import RulesError
 
 log = logging.getLogger(__name__)
+
+
+def _refusal(message: str, code: str, params: Mapping[str, str | int]) -> dict[str, Any]:
+    return {"detail": message, "code": code, "params": dict(params)}
 
 
 def domain_error_response(exc: Exception) -> Response | None:
     """The one mapping of the domain's refusals to HTTP: each ArenaError subclass carries its status.
 
     An action of the rules package that is malformed (InvalidAction) or illegal in the position
-    (IllegalAction) is a 400 like any bad input, with the rules' message.
+    (IllegalAction) is a 400 like any bad input, with the rules' message. Beside the message, each
+    answers its stable `code` and the `params` it names, for clients that tell it in their own words.
     """
     if isinstance(exc, ArenaError):
-        return Response({"detail": str(exc)}, status=exc.status_code)
-    if isinstance(exc, InvalidAction | IllegalAction):
-        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(_refusal(str(exc), exc.code, exc.params), status=exc.status_code)
+    if isinstance(exc, RulesError):
+        return Response(_refusal(str(exc), exc.code, exc.params), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         return Response({"detail": "; ".join(exc.messages)}, status=status.HTTP_400_BAD_REQUEST)
     return None

@@ -10,7 +10,15 @@ _DETAIL = {
         "detail": {"type": "string", "description": "what went wrong, naming the problem"},
         "code": {
             "type": "string",
-            "description": "on a 503: database_unavailable or redis_unavailable (retry after Retry-After)",
+            "description": (
+                "a refusal's stable code (the message's wording may change); "
+                "on a 503: database_unavailable or redis_unavailable (retry after Retry-After)"
+            ),
+        },
+        "params": {
+            "type": "object",
+            "additionalProperties": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "description": "the values the refusal's message names, by name",
         },
     },
     "required": ["detail"],

@@ -182,10 +182,10 @@ ARENA_BOT_UPLOAD_MAX_BYTES = env_int("ARENA_BOT_UPLOAD_MAX_BYTES", 1024 * 1024)
 ARENA_BOT_ALLOW_PRIVATE_URLS = env_bool("ARENA_BOT_ALLOW_PRIVATE_URLS", False)
 ARENA_BOT_VALIDATION_GAMES = env_int("ARENA_BOT_VALIDATION_GAMES", 2)
 # Most deals one comparison of two versions may ask for (each deal: every seat, both versions).
-ARENA_COMPARE_MAX_DEALS = min(50, env_int("ARENA_COMPARE_MAX_DEALS", 10))
+ARENA_COMPARE_MAX_DEALS = env_int("ARENA_COMPARE_MAX_DEALS", 10, minimum=1, maximum=50)
 # Deals of one comparison in flight at once, each a task of its own: the workers share them out; each
 # deal that comes in sends the next until the verdict is settled (submissions/comparing.py).
-ARENA_COMPARE_PARALLEL_DEALS = max(1, env_int("ARENA_COMPARE_PARALLEL_DEALS", 4))
+ARENA_COMPARE_PARALLEL_DEALS = env_int("ARENA_COMPARE_PARALLEL_DEALS", 4, minimum=1)
 # A bot forfeiting in at least this share of its last arena matches is suspended from the arena.
 ARENA_BOT_SUSPEND_WINDOW = env_int("ARENA_BOT_SUSPEND_WINDOW", 20)
 ARENA_BOT_SUSPEND_RATIO = env_float("ARENA_BOT_SUSPEND_RATIO", 0.25)
@@ -225,7 +225,7 @@ ARENA_OUTAGE_RETRY_AFTER = env_int("ARENA_OUTAGE_RETRY_AFTER", 5)
 # Bodies larger than this answer 413 (bot files are uploaded as multipart and have their own limit).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ARENA_MAX_BODY_BYTES", 2621440)
 ARENA_JSON_MAX_DEPTH = env_int("ARENA_JSON_MAX_DEPTH", 32)
-ARENA_IDEMPOTENCY_KEEP_HOURS = max(24.0, env_float("ARENA_IDEMPOTENCY_KEEP_HOURS", 24.0))
+ARENA_IDEMPOTENCY_KEEP_HOURS = env_float("ARENA_IDEMPOTENCY_KEEP_HOURS", 24.0, minimum=24.0)
 ARENA_IDEMPOTENCY_PURGE_SECONDS = env_float("ARENA_IDEMPOTENCY_PURGE_SECONDS", 3600.0)
 
 # Wrong passwords (token endpoint and web login) per account and per client address, and sign-ups

@@ -8,17 +8,47 @@ from typing import Any
 
 from .part_du_chef import MAX_PLAYERS, MIN_PLAYERS, State, replay
 from .part_du_chef.bots import BOT_NAMES, Bot, get_bot
+from .part_du_chef.errors import Params
 
 
 class UnknownGame(KeyError):
     """The one answer to "is this game known?"; the message names the games that are."""
 
+    code = "unknown_game"
+
+    @property
+    def params(self) -> Params:
+        return {"game": str(self.args[0]), "games": ", ".join(sorted(_GAMES))}
+
     def __str__(self) -> str:
-        return f"unknown game {self.args[0]!r}; available games: {', '.join(sorted(_GAMES))}"
+        return f"unknown game {self.args[0]!r}; available games: {self.params['games']}"
+
+
+# The English message of each SetupError code (the rules package's errors carry a code in the same way).
+SETUP_MESSAGES: dict[str, str] = {
+    "player_count": "{game} is played by {min} to {max} players, not {players}",
+    "options_not_object": "options must be an object",
+    "unknown_option": "unknown option {option}: {game} has {options}",
+    "option_not_boolean": "option '{option}' must be true or false",
+    "option_bad_seats": "option '{option}' must list seats between 0 and {last}",
+}
 
 
 class SetupError(ValueError):
-    """A game set up as its rules do not allow (seat count, options); the message names the problem."""
+    """A game set up as its rules do not allow (seat count, options): a stable `code`, its `params`,
+    and the English message of the code's template."""
+
+    def __init__(self, code: str, **params: str | int) -> None:
+        super().__init__(SETUP_MESSAGES[code].format(**params))
+        self.code = code
+        self.params: Params = params
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_setup_error, (self.code, self.params))
+
+
+def _setup_error(code: str, params: Params) -> SetupError:
+    return SetupError(code, **params)
 
 
 @dataclass(frozen=True)
@@ -38,7 +68,7 @@ class GameSpec:
         """The one check of a seat count (a match, a table, an arena pool, a tournament's tables)."""
         if not self.min_players <= players <= self.max_players:
             raise SetupError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
+                "player_count", game=self.name, min=self.min_players, max=self.max_players, players=players
             )
 
     def validate_options(self, options: object, players: int) -> dict[str, Any]:
@@ -46,18 +76,20 @@ class GameSpec:
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise SetupError("options must be an object")
+            raise SetupError("options_not_object")
         unknown = sorted(set(options) - set(self.options))
         if unknown:
-            raise SetupError(f"unknown option {unknown[0]!r}: {self.name} has {', '.join(sorted(self.options))}")
+            raise SetupError(
+                "unknown_option", option=repr(unknown[0]), game=self.name, options=", ".join(sorted(self.options))
+            )
         marianne = options.get("marianne", False)
         if not isinstance(marianne, bool):
-            raise SetupError("option 'marianne' must be true or false")
+            raise SetupError("option_not_boolean", option="marianne")
         seats = options.get("marianne_seats", list(range(players)))
         if not isinstance(seats, list) or any(
             isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in seats
         ):
-            raise SetupError(f"option 'marianne_seats' must list seats between 0 and {players - 1}")
+            raise SetupError("option_bad_seats", option="marianne_seats", last=players - 1)
         return {"marianne": marianne, "marianne_seats": sorted(set(seats))}
 
     def to_json(self) -> dict[str, Any]:

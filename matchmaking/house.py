@@ -58,10 +58,6 @@ def patience(people: bool) -> float:
     return float(setting("ARENA_HOUSE_AFTER_SECONDS_PEOPLE" if people else "ARENA_HOUSE_AFTER_SECONDS_BOTS"))
 
 
-def is_house_bot(player: Player) -> bool:
-    return player.is_house_bot
-
-
 def house_players(count: int) -> list[Player]:
     """At least `count` house bots when the ladder is not empty: each engine's own player first,
     then copies under names of their own (`greedy-2`, ...) for tables larger than the ladder."""
@@ -75,7 +71,7 @@ def house_players(count: int) -> list[Player]:
             bot, _ = Player.objects.get_or_create(
                 name=f"{name}-{number}", defaults={"kind": Player.Kind.BOT, "builtin": name}
             )
-            if is_house_bot(bot) and bot.builtin == name and bot not in bots:
+            if bot.is_house_bot and bot.builtin == name and bot not in bots:
                 bots.append(bot)
         number += 1
     return bots
@@ -83,7 +79,7 @@ def house_players(count: int) -> list[Player]:
 
 def is_placing(waiting: Waiting, games: int, provisional_left: int) -> bool:
     """Whether this bot is still being placed on the ladder (a house bot or a person never is)."""
-    if is_house_bot(waiting.entry.player) or waiting.entry.player.kind != Player.Kind.BOT:
+    if waiting.entry.player.is_house_bot or waiting.entry.player.is_person:
         return False
     return games < int(settings.ARENA_BOT_PLACEMENT_GAMES) or provisional_left > 0
 

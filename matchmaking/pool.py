@@ -27,7 +27,7 @@ from django.conf import settings
 from arena.matches import create_match
 from arena.models import ArenaEntry, Match, Player
 from arena.seating import SeatTally, arena_seat_tally, balanced_order
-from matchmaking.house import HouseBots, is_house_bot, is_placing, patience
+from matchmaking.house import HouseBots, is_placing, patience
 from matchmaking.meetings import count_meetings
 from matchmaking.pairing import Meetings, Waiting, owner_of, pick_tables, shares_an_owner
 from play import engine
@@ -67,8 +67,8 @@ class Pool:
     @classmethod
     def pools_of(cls, game: str, size: int, entries: Sequence[ArenaEntry]) -> list[Pool]:
         """The people's pool and the bots' pool of these entries (of one game and table size)."""
-        people = [entry for entry in entries if entry.player.kind == Player.Kind.HUMAN]
-        bots = [entry for entry in entries if entry.player.kind != Player.Kind.HUMAN]
+        people = [entry for entry in entries if entry.player.is_person]
+        bots = [entry for entry in entries if not entry.player.is_person]
         return [cls(game, size, True, people), cls(game, size, False, bots)]
 
     @cached_property
@@ -137,7 +137,7 @@ class Pool:
         taken: set[int] = set()
         tables = []
         for anchor in ordered:
-            if anchor.entry.id in taken or is_house_bot(anchor.entry.player):
+            if anchor.entry.id in taken or anchor.entry.player.is_house_bot:
                 continue
             placement = anchor.entry.id in self.placing
             if not placement and now - anchor.since < waited_enough:
@@ -204,7 +204,7 @@ class Pool:
             answer.update(
                 state="playing", match=current.id, reason=f"playing arena match {current.id} ({current.status})"
             )
-        elif is_house_bot(entry.player):
+        elif entry.player.is_house_bot:
             answer.update(
                 state="waiting",
                 reason="a house bot waits for bots of other owners; house bots never fill seats for one",

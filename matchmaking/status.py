@@ -17,7 +17,7 @@ def explain(entries: Sequence[ArenaEntry], now: datetime) -> dict[int, dict[str,
     pools: dict[tuple[str, int, bool], Pool] = {}
     answers = {}
     for entry in entries:
-        people = entry.player.kind == Player.Kind.HUMAN
+        people = entry.player.is_person
         key = (entry.game, entry.table_size, people)
         if key not in pools:
             members = ArenaEntry.objects.filter(active=True, game=entry.game, table_size=entry.table_size)

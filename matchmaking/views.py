@@ -8,13 +8,14 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arena.models import ArenaEntry
+from arena.views import OwnedViewSet
 from matchmaking import people
 from matchmaking.entries import enter_arena, leave_arena
 from matchmaking.serializers import (
@@ -32,7 +33,7 @@ class ArenaEntryViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet[ArenaEntry],
+    OwnedViewSet[ArenaEntry],
 ):
     """One's own arena entries; other users' entries answer 404."""
 
@@ -40,10 +41,8 @@ class ArenaEntryViewSet(
     lookup_value_regex = "[0-9]+"
     throttle_scope = "arena-entry"
 
-    def get_queryset(self) -> QuerySet[ArenaEntry]:
-        if getattr(self, "swagger_fake_view", False):
-            return ArenaEntry.objects.none()
-        return ArenaEntry.objects.filter(entered_by_id=self.request.user.pk, active=True).order_by("id")
+    def owned_by(self, user_id: int | None) -> QuerySet[ArenaEntry]:
+        return ArenaEntry.objects.filter(entered_by_id=user_id, active=True).order_by("id")
 
     def get_throttles(self) -> list[Any]:
         return super().get_throttles() if self.action == "create" else []

@@ -74,8 +74,7 @@ def create_live_match(
         state = get_game(match.game).new_state(count, match.seed, match.options)
         # People's banks (a friendly table's clock) sit beside the submitted bots' own.
         banks = [
-            bank if player.kind != Player.Kind.HUMAN else 1000.0 * bank_seconds
-            for bank, player in zip(banks, players, strict=True)
+            bank if not player.is_person else 1000.0 * bank_seconds for bank, player in zip(banks, players, strict=True)
         ]
         live = LiveGame(
             match=match,
@@ -173,13 +172,13 @@ def _finish(live: LiveGame, match: Match, players: list[Player], state: State) -
         forfeit_reasons=reasons,
     )
     if not commit_result(match.id, match.attempt, played):
-        raise PlayError(f"match {match.id} could not be committed")
+        raise PlayError.coded("not_committed", match=match.id)
 
 
 def _lock(match_id: int) -> tuple[LiveGame, Match, list[Player]]:
     live = LiveGame.objects.select_for_update(of=("self",)).select_related("match").filter(pk=match_id).first()
     if live is None:
-        raise NotSeated(f"match {match_id} is not a game played at a table")
+        raise NotSeated.coded("not_a_table", match=match_id)
     players = [seat.player for seat in MatchSeat.objects.filter(match_id=match_id).select_related("player")]
     return live, live.match, players
 
@@ -194,21 +193,21 @@ def seat_of(players: Sequence[Player], player: Player) -> int | None:
 def submit_action(match_id: int, player: Player, turn: object, action: object) -> LiveGame:
     """Apply a person's decision. `turn` must be the decision's number: a repeat is refused."""
     if isinstance(turn, bool) or not isinstance(turn, int):
-        raise PlayError("turn must be the integer turn number of the decision you answer")
+        raise PlayError.coded("turn_not_integer")
     parsed = action_from_json(action)  # InvalidAction names a malformed shape
     with transaction.atomic():
         live, match, players = _lock(match_id)
         seat = seat_of(players, player)
         if seat is None:
-            raise NotSeated(f"you have no seat at match {match_id}")
+            raise NotSeated.coded("not_seated", match=match_id)
         if live.to_act is None or match.status != Match.Status.RUNNING:
-            raise GameOver("the game is over")
+            raise GameOver.coded("game_over")
         if turn < live.turn:
-            raise StaleTurn(f"turn {turn} has already been played; the game is at turn {live.turn}")
+            raise StaleTurn.coded("turn_played", turn=turn, now=live.turn)
         if turn > live.turn:
-            raise PlayError(f"turn {turn} has not come yet; the game is at turn {live.turn}")
+            raise PlayError.coded("turn_not_come", turn=turn, now=live.turn)
         if live.out[seat]:
-            raise PlayError("you have left this game; the house plays your seat")
+            raise PlayError.coded("seat_left")
         state = load_state(live)
         state.apply(parsed, seat=seat)
         now = timezone.now()
@@ -311,9 +310,9 @@ def resign(match_id: int, player: Player) -> LiveGame:
         live, match, players = _lock(match_id)
         seat = seat_of(players, player)
         if seat is None:
-            raise NotSeated(f"you have no seat at match {match_id}")
+            raise NotSeated.coded("not_seated", match=match_id)
         if live.to_act is None or match.status != Match.Status.RUNNING:
-            raise GameOver("the game is over")
+            raise GameOver.coded("game_over")
         if live.out[seat]:
             return live
         live.out[seat] = True
@@ -356,7 +355,7 @@ class TableState:
 def table_state(match_id: int, player: Player | None) -> TableState:
     live = LiveGame.objects.select_related("match").filter(pk=match_id).first()
     if live is None:
-        raise NotSeated(f"match {match_id} is not a game played at a table")
+        raise NotSeated.coded("not_a_table", match=match_id)
     players = [seat.player for seat in MatchSeat.objects.filter(match_id=match_id).select_related("player")]
     seat = seat_of(players, player) if player is not None else None
     return TableState(live, players, seat, load_state(live))

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import mixins, permissions, viewsets
+from rest_framework import mixins, permissions
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from arena.errors import RequestError
 from arena.models import Player
 from arena.people import person_of
+from arena.views import OwnedViewSet
 from play import engine, tables
 from play.models import FriendlyTable
 from play.serializers import (
@@ -79,7 +80,7 @@ class MatchResignView(APIView):
         return Response(snapshot(engine.table_state(pk, player)))
 
 
-class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[FriendlyTable]):
+class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedViewSet[FriendlyTable]):
     """Tables one hosts or is invited to; other tables answer 404."""
 
     serializer_class = FriendlyTableSerializer
@@ -89,10 +90,8 @@ class FriendlyTableViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
     def get_throttles(self) -> list[Any]:
         return super().get_throttles() if self.request.method == "POST" else []
 
-    def get_queryset(self) -> QuerySet[FriendlyTable]:
-        if getattr(self, "swagger_fake_view", False):
-            return FriendlyTable.objects.none()
-        mine = Q(seats__player__owner=self.request.user, seats__player__kind=Player.Kind.HUMAN)
+    def owned_by(self, user_id: int | None) -> QuerySet[FriendlyTable]:
+        mine = Q(seats__player__owner_id=user_id, seats__player__kind=Player.Kind.HUMAN)
         return FriendlyTable.objects.filter(mine).distinct().prefetch_related("seats").order_by("-id")
 
     @extend_schema(request=TableOpenSerializer, responses={201: FriendlyTableSerializer})

@@ -163,18 +163,3 @@ def _copy_regular(source: Path, dest: Path, limits: BundleLimits) -> None:
             shutil.copyfile(src, dest / rel / name, follow_symlinks=False)
             if st.st_mode & stat.S_IXUSR:
                 os.chmod(dest / rel / name, 0o755)  # a ready-built program keeps its execute bit
-
-
-def prepare_upload(upload: Path, dest: Path, sandbox: Sandbox, limits: BundleLimits | None = None) -> Path:
-    """Make ``dest`` a directory holding ``main.py`` (and whatever else the zip held), unbuilt.
-
-    Kept for Python and zips; ``sandbox.build.prepare_bot`` does every language and builds."""
-    limits = limits or BundleLimits()
-    if upload.suffix.lower() == ".zip" or zipfile.is_zipfile(upload):
-        return unpack_zip(upload, dest, sandbox, limits)
-    if upload.stat().st_size > limits.upload_bytes:
-        raise BundleRejected(f"the file is {upload.stat().st_size} bytes; the limit is {limits.upload_bytes}")
-    text = check_python_upload(upload.read_bytes(), limits)
-    dest.mkdir(parents=True)
-    (dest / "main.py").write_text(text, encoding="utf-8")
-    return dest

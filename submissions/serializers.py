@@ -9,7 +9,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from arena.serializers import HeldBackMixin, SecretsListSerializer
+from arena.serializers import HeldBackSerializer
 from ratings.elo import interval, is_provisional
 from submissions.models import BOT_STATUSES, BotComparison, BotSeat, BotVersion, SubmittedBot
 
@@ -189,7 +189,7 @@ class BotCreateSerializer(SourceSerializer):
     description = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
-class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer[BotSeat]):
+class BotSeatSerializer(HeldBackSerializer[BotSeat]):
     match = serializers.IntegerField(source="match_id", read_only=True)
     version = serializers.IntegerField(source="version.number", read_only=True)
     kind = serializers.CharField(source="match.kind", read_only=True)
@@ -198,11 +198,9 @@ class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer[BotSeat]):
     forfeit_reason = serializers.CharField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
     moves = serializers.JSONField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
     stderr = serializers.CharField(read_only=True, allow_null=True, help_text=HELD_BACK_HELP)
-    held_back = serializers.SerializerMethodField()
-    held_back_reason = serializers.SerializerMethodField()
     secret_fields = ("forfeit_reason", "moves", "stderr")
 
-    class Meta:
+    class Meta(HeldBackSerializer.Meta):
         model = BotSeat
         fields = [
             "match",
@@ -219,10 +217,6 @@ class BotSeatSerializer(HeldBackMixin, serializers.ModelSerializer[BotSeat]):
             "held_back_reason",
         ]
         read_only_fields = fields
-        list_serializer_class = SecretsListSerializer
-
-    def to_representation(self, instance: BotSeat) -> dict[str, Any]:
-        return self.hide_secrets(instance, super().to_representation(instance))
 
 
 class SeatDecisionSerializer(serializers.Serializer[Any]):

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from arena.errors import RequestError
 from arena.names import name_refusal
 from arena.seating import seat_summary
+from arena.views import OwnedViewSet
 from common.limits import DepthLimitedJSONParser
 from submissions import actions, comparing
 from submissions.decisions import NotShown, owner_view
@@ -53,7 +54,7 @@ class BotViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
-    viewsets.GenericViewSet[SubmittedBot],
+    OwnedViewSet[SubmittedBot],
 ):
     serializer_class = BotSerializer
     lookup_field = "player"
@@ -63,11 +64,9 @@ class BotViewSet(
     throttle_scope = "bot-upload"
     http_method_names = ["get", "post", "patch", "head", "options"]
 
-    def get_queryset(self) -> QuerySet[SubmittedBot]:
-        if getattr(self, "swagger_fake_view", False):
-            return SubmittedBot.objects.none()
+    def owned_by(self, user_id: int | None) -> QuerySet[SubmittedBot]:
         return (
-            SubmittedBot.objects.filter(player__owner_id=self.request.user.pk)
+            SubmittedBot.objects.filter(player__owner_id=user_id)
             .select_related("player__owner")
             .prefetch_related(
                 Prefetch("versions", queryset=BotVersion.objects.defer("bundle", "log")),

@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from arena.serializers import HeldBackMixin, SecretsListSerializer
+from arena.serializers import HeldBackSerializer
 from tournaments import actions
 from tournaments.models import Tournament, TournamentEntry, TournamentGame
 
@@ -125,7 +125,7 @@ class EntryCreateSerializer(serializers.Serializer[dict[str, Any]]):
     player = serializers.IntegerField(min_value=1, help_text="The bot's id (one's own bot).")
 
 
-class TournamentGameSerializer(HeldBackMixin, serializers.ModelSerializer[TournamentGame]):
+class TournamentGameSerializer(HeldBackSerializer[TournamentGame]):
     match = serializers.IntegerField(source="match_id", read_only=True)
     status = serializers.CharField(source="match.status", read_only=True)
     seed = serializers.IntegerField(
@@ -135,11 +135,9 @@ class TournamentGameSerializer(HeldBackMixin, serializers.ModelSerializer[Tourna
         help_text="the deal's seed; null until every table playing this deal is over",
     )
     results = serializers.SerializerMethodField()
-    held_back = serializers.SerializerMethodField()
-    held_back_reason = serializers.SerializerMethodField()
     secret_fields = ("seed",)
 
-    class Meta:
+    class Meta(HeldBackSerializer.Meta):
         model = TournamentGame
         fields = [
             "match",
@@ -155,10 +153,6 @@ class TournamentGameSerializer(HeldBackMixin, serializers.ModelSerializer[Tourna
             "held_back_reason",
         ]
         read_only_fields = fields
-        list_serializer_class = SecretsListSerializer
-
-    def to_representation(self, instance: TournamentGame) -> dict[str, Any]:
-        return self.hide_secrets(instance, super().to_representation(instance))
 
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_results(self, game: TournamentGame) -> list[dict[str, Any]]:

@@ -336,7 +336,7 @@ def _play_post(request: HttpRequest, table: engine.TableState, player: Player | 
             refused = exc.refusal
         except (ArenaError, InvalidAction, IllegalAction) as exc:
             # The engine's and the rules' refusals, told in the player's words; any other error is a bug.
-            refused = sentences.refusal(str(exc), who)
+            refused = sentences.refusal(exc, who)
     if wants_json:
         if refused is None:
             return JsonResponse({"ok": True, "error": None, "field": None})

@@ -146,13 +146,13 @@ Action: TypeAlias = Cut | Take
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidAction(f"{what} must be an integer, not {value!r}")
+        raise InvalidAction("field_not_integer", field=what, value=repr(value))
     return value
 
 
 def _int_list(value: object, what: str) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise InvalidAction(f"{what} must be a list of integers")
+        raise InvalidAction("field_not_integer_list", field=what)
     return tuple(_int(v, f"each of {what}") for v in value)
 
 
@@ -160,17 +160,17 @@ def _swap_from_json(value: object) -> Swap | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise InvalidAction("marianne must be null or an object with 'give' and 'take'")
+        raise InvalidAction("marianne_not_object")
     give = _int_list(value.get("give"), "marianne.give")
     take = _int_list(value.get("take"), "marianne.take")
     if len(give) != 2 or len(take) != 2:
-        raise InvalidAction("La Marianne swaps exactly two slices: give two and take two")
+        raise InvalidAction("marianne_not_two_for_two")
     return Swap((give[0], give[1]), (take[0], take[1]))
 
 
 def _steal_from_json(value: object) -> Steal:
     if not isinstance(value, dict):
-        raise InvalidAction("each steal must be an object with 'finisher', 'from' and 'slice'")
+        raise InvalidAction("steal_not_object")
     return Steal(
         _int(value.get("finisher"), "steal.finisher"),
         _int(value.get("from"), "steal.from"),
@@ -182,18 +182,18 @@ def action_from_json(obj: object) -> Action:
     """Parse the JSON form of an action (as in records and the bot protocol); InvalidAction names what
     is malformed. Whether the action is legal is for `State.apply` to say (IllegalAction)."""
     if not isinstance(obj, dict):
-        raise InvalidAction("an action must be a JSON object")
+        raise InvalidAction("action_not_object")
     kind = obj.get("type")
     if kind == "cut":
         return Cut(_int_list(obj.get("cuts"), "cuts"), _swap_from_json(obj.get("marianne")))
     if kind == "take":
         steals = obj.get("steals", [])
         if not isinstance(steals, list):
-            raise InvalidAction("steals must be a list")
+            raise InvalidAction("steals_not_list")
         return Take(
             _int(obj.get("portion"), "portion"),
             _int_list(obj.get("eat", []), "eat"),
             tuple(_steal_from_json(s) for s in steals),
             _swap_from_json(obj.get("marianne")),
         )
-    raise InvalidAction(f"unknown action type {kind!r}: expected 'cut' or 'take'")
+    raise InvalidAction("action_unknown_type", type=repr(kind))

@@ -322,29 +322,29 @@ class State:
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Play `action` for the seat to act (checked against `seat` when given)."""
         if self.pizza >= PIZZAS:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("game_over")
         actor = self.pizza % self.players
         if self.cuts is not None:
             actor = (actor + 1 + self.takes_done) % self.players
         if seat is not None and seat != actor:
-            raise IllegalAction(f"it is seat {actor}'s turn, not seat {seat}'s")
+            raise IllegalAction("not_your_turn", actor=actor, seat=seat)
         if self.cuts is None:
             if not isinstance(action, Cut):
-                raise IllegalAction(f"seat {actor} must cut pizza {self.pizza + 1} before anyone takes")
+                raise IllegalAction("cut_first", actor=actor, pizza=self.pizza + 1)
             self._apply_cut(actor, action)
         else:
             if not isinstance(action, Take):
-                raise IllegalAction(f"pizza {self.pizza + 1} is already cut: seat {actor} must take a portion")
+                raise IllegalAction("already_cut", actor=actor, pizza=self.pizza + 1)
             self._apply_take(actor, action)
 
     def _check_marianne_use(self, seat: int) -> None:
         if not self.marianne_enabled:
-            raise IllegalAction("La Marianne is not in this game")
+            raise IllegalAction("marianne_absent")
         if self.marianne_used:
-            raise IllegalAction("La Marianne has already been used and has left the game")
+            raise IllegalAction("marianne_used")
         if self.marianne_holder != seat:
             holder = "nobody" if self.marianne_holder is None else f"seat {self.marianne_holder}"
-            raise IllegalAction(f"seat {seat} does not hold La Marianne ({holder} does)")
+            raise IllegalAction("marianne_not_held", seat=seat, holder=holder)
 
     def _check_swap(self, seat: int, swap: Swap, owner_after: dict[int, int]) -> None:
         def owner(sid: int) -> int:
@@ -353,15 +353,15 @@ class State:
         give, take = swap.give, swap.take
         for sid in give + take:
             if not 0 <= sid < len(DECK):
-                raise IllegalAction(f"La Marianne names slice {sid}, which does not exist")
+                raise IllegalAction("marianne_no_such_slice", slice=sid)
         if give[0] == give[1] or take[0] == take[1]:
-            raise IllegalAction("La Marianne swaps two distinct slices for two distinct slices")
+            raise IllegalAction("marianne_same_slice")
         for sid in give:
             if owner(sid) != seat:
-                raise IllegalAction(f"La Marianne: slice {sid} is not among the slices seat {seat} keeps")
+                raise IllegalAction("marianne_give_not_kept", slice=sid, seat=seat)
         for sid in take:
             if owner(sid) in (_NOBODY, seat):
-                raise IllegalAction(f"La Marianne: slice {sid} is not kept by an opponent")
+                raise IllegalAction("marianne_take_not_opponents", slice=sid)
 
     def _apply_swap(self, seat: int, swap: Swap) -> None:
         for give, take in zip(swap.give, swap.take, strict=True):
@@ -393,21 +393,25 @@ class State:
         for steal in steals:
             f, victim, sid = steal.finisher, steal.victim, steal.slice
             if f not in slices or not IS_FINISHER[f]:
-                raise IllegalAction(f"slice {f} is not a double finisher in portion {index}")
+                raise IllegalAction("steal_not_finisher", finisher=f, portion=index)
             if f in eat:
-                raise IllegalAction(f"finisher {f} is eaten: only a kept finisher steals")
+                raise IllegalAction("steal_finisher_eaten", finisher=f)
             if f in used:
-                raise IllegalAction(f"finisher {f} steals only once")
+                raise IllegalAction("steal_twice", finisher=f)
             used.add(f)
             if isinstance(victim, bool) or not isinstance(victim, int) or not 0 <= victim < self.players:
-                raise IllegalAction(f"there is no seat {victim!r} to steal from")
+                raise IllegalAction("steal_no_such_seat", victim=repr(victim))
             if victim == seat:
-                raise IllegalAction("a finisher steals from an opponent, not from its taker")
+                raise IllegalAction("steal_from_self")
             if not isinstance(sid, int) or not 0 <= sid < _DECK_SIZE or self.owner[sid] != victim:
-                raise IllegalAction(f"seat {victim} does not keep slice {sid}")
+                raise IllegalAction("steal_not_kept", victim=victim, slice=sid)
             if KIND_OF[sid] != KIND_OF[f]:
                 raise IllegalAction(
-                    f"finisher {f} steals {KIND_NAMES[KIND_OF[f]]}, and slice {sid} is {KIND_NAMES[KIND_OF[sid]]}"
+                    "steal_other_sort",
+                    finisher=f,
+                    sort=KIND_NAMES[KIND_OF[f]],
+                    slice=sid,
+                    slice_sort=KIND_NAMES[KIND_OF[sid]],
                 )
             owner_after[sid] = seat
 
@@ -415,13 +419,13 @@ class State:
         cuts = action.cuts
         n = self.players
         if len(cuts) != n:
-            raise IllegalAction(f"a cut for {n} players has {n} cut points, not {len(cuts)}")
+            raise IllegalAction("cut_count", players=n, given=len(cuts))
         previous = -1
         for c in cuts:
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < RING:
-                raise IllegalAction(f"cut point {c!r} is not a position between 0 and {RING - 1}")
+                raise IllegalAction("cut_point_off_ring", point=repr(c), last=RING - 1)
             if c <= previous:
-                raise IllegalAction("cut points must be distinct and listed in ascending order")
+                raise IllegalAction("cut_points_unordered")
             previous = c
         if action.marianne is not None:
             self._check_marianne_use(seat)
@@ -438,21 +442,22 @@ class State:
         index = action.portion
         taken_by = self.taken_by
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(taken_by):
-            raise IllegalAction(f"there is no portion {index!r}: portions are 0 to {len(taken_by) - 1}")
-        if taken_by[index] is not None:
-            raise IllegalAction(f"portion {index} is already taken by seat {taken_by[index]}")
+            raise IllegalAction("no_such_portion", portion=repr(index), last=len(taken_by) - 1)
+        taker = taken_by[index]
+        if taker is not None:
+            raise IllegalAction("portion_taken", portion=index, taker=taker)
         slices = self.portions[index]
         eat = action.eat
         for sid in eat:
             if sid not in slices:
-                raise IllegalAction(f"slice {sid} is not in portion {index}")
+                raise IllegalAction("eat_outside_portion", slice=sid, portion=index)
             kind = KIND_OF[sid]
             if kind == CHILI:
-                raise IllegalAction(f"slice {sid} is a chili: a chili cannot be eaten")
+                raise IllegalAction("eat_chili", slice=sid)
             if kind == BURNT:
-                raise IllegalAction(f"slice {sid} is burnt: a burnt slice cannot be eaten")
+                raise IllegalAction("eat_burnt", slice=sid)
         if len(eat) > 1 and len(set(eat)) != len(eat):
-            raise IllegalAction("a slice is listed twice in eat")
+            raise IllegalAction("eat_twice")
         owner_after: dict[int, int] = {}
         steals = action.steals
         if steals:

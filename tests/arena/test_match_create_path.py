@@ -10,8 +10,11 @@ from arena.errors import RequestError, UnplayablePlayer
 from arena.matches import create_match
 from arena.models import Match, Player
 from arena.people import person_of
+from arena.seeds import MAX_SEED
+from games.part_du_chef import State
 from matchmaking.entries import enter_arena
-from play.engine import create_live_match
+from play.engine import create_live_match, load_state
+from play.models import LiveGame
 
 
 @pytest.fixture
@@ -48,8 +51,20 @@ def test_a_table_with_a_person_gets_a_seed_drawn_by_the_server(make_bots) -> Non
     players = [person_of(user), *make_bots(2)]
     with pytest.raises(RequestError, match="a seed may be given only when every seat is a bot"):
         create_match(game="part-du-chef", kind="friendly", players=players, seed=29, live=True)
-    seeds = {create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=players).seed for _ in range(3)}
-    assert len(seeds) > 1  # drawn, not fixed
+    tables = [create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=players) for _ in range(3)]
+    # Drawn afresh for each table over the whole range (53 bits: three draws never meet), and the deal
+    # played at each is that seed's.
+    seeds = [table.seed for table in tables]
+    assert len(set(seeds)) == 3 and all(0 <= seed <= MAX_SEED for seed in seeds)
+    for table in tables:
+        live = LiveGame.objects.get(pk=table.pk)
+        assert live.record["seed"] == table.seed
+        assert load_state(live).pizzas == State.new(3, table.seed).pizzas
+    # Nobody at the table learns it while the game is on: the API holds it back.
+    api = APIClient()
+    api.force_authenticate(user)
+    shown = api.get(f"/api/matches/{tables[0].id}/").json()
+    assert (shown["seed"], shown["held_back"]) == (None, True)
 
 
 @pytest.mark.django_db

@@ -9,6 +9,7 @@ import sys
 import psycopg
 import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 from common.env import env_bool, env_float, env_int, env_list, env_str
 from common.services import parse_postgres_url
@@ -32,6 +33,29 @@ def test_typed_readers_name_the_bad_variable(monkeypatch) -> None:
         env_int("ARENA_X", 1)
     with pytest.raises(ValueError, match="ARENA_X must be a boolean"):
         env_bool("ARENA_X", False)
+
+
+def test_a_value_outside_a_settings_range_is_refused_naming_the_range_never_clamped(monkeypatch) -> None:
+    monkeypatch.setenv("ARENA_X", "80")
+    with pytest.raises(ImproperlyConfigured, match="^ARENA_X must be between 1 and 50, got 80$"):
+        env_int("ARENA_X", 10, minimum=1, maximum=50)
+    monkeypatch.setenv("ARENA_X", "0")
+    with pytest.raises(ImproperlyConfigured, match="^ARENA_X must be at least 1, got 0$"):
+        env_int("ARENA_X", 4, minimum=1)
+    monkeypatch.setenv("ARENA_X", "12.5")
+    with pytest.raises(ImproperlyConfigured, match="^ARENA_X must be at least 24.0, got 12.5$"):
+        env_float("ARENA_X", 24.0, minimum=24.0)
+    monkeypatch.setenv("ARENA_X", "50")
+    assert env_int("ARENA_X", 10, minimum=1, maximum=50) == 50
+    monkeypatch.delenv("ARENA_X")
+    assert env_float("ARENA_X", 24.0, minimum=24.0) == 24.0
+
+
+@pytest.mark.system
+def test_the_service_does_not_start_with_a_setting_outside_its_range() -> None:
+    result = _run(["-c", _SHOW], SECRET_KEY="k" * 60, ARENA_COMPARE_MAX_DEALS="80")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: ARENA_COMPARE_MAX_DEALS must be between 1 and 50, got 80" in result.stderr
 
 
 def test_database_urls_are_parsed_with_local_defaults() -> None:

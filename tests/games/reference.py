@@ -29,9 +29,14 @@ from games.part_du_chef.deck import (
     VARIETY_MULTIPLIER,
     deal,
 )
-from games.part_du_chef.errors import IllegalAction
 from games.part_du_chef.observation import Observation
 from games.part_du_chef.scoring import ChiliAssignment, Score, ranks_of
+
+
+class IllegalAction(ValueError):
+    """The reference's refusals, their English written out: the fast engine's, rendered from its codes'
+    templates, must say exactly the same."""
+
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5

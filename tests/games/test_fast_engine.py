@@ -16,6 +16,7 @@ from games.part_du_chef.actions import Action, Cut, Steal, Take
 from games.part_du_chef.bots.random_bot import RandomBot
 from games.part_du_chef.play import play_state
 from games.part_du_chef.playout import play_random, random_action
+from tests.games.reference import IllegalAction as ReferenceRefusal
 from tests.games.reference import ReferenceState
 
 GAMES = 3000
@@ -102,7 +103,7 @@ def variations(action: Action, rng: random.Random) -> list[Action]:
 def outcome(state: State | ReferenceState, action: Action) -> str:
     try:
         state.apply(action)
-    except IllegalAction as e:
+    except (IllegalAction, ReferenceRefusal) as e:
         return f"illegal: {e}"
     return "legal"
 

@@ -195,3 +195,17 @@ def test_someone_without_a_seat_gets_404_and_a_body_without_turn_gets_400(game: 
         "turn must be the integer turn number of the decision you answer",
     )
     refused(post_action(ann, match.id, 5, cut([0, 4, 8])), "turn 5 has not come yet; the game is at turn 0")
+
+
+def test_a_refusal_answers_its_code_and_parameters_beside_the_message(game: Any) -> None:
+    match, (ann, ben, _) = game
+    wrong_seat = post_action(ben, match.id, 0, cut([0, 4, 8]))
+    assert wrong_seat.json() == {
+        "detail": "it is seat 0's turn, not seat 1's",
+        "code": "not_your_turn",
+        "params": {"actor": 0, "seat": 1},
+    }
+    malformed = post_action(ann, match.id, 0, {"type": "pass"}).json()
+    assert (malformed["code"], malformed["params"]) == ("action_unknown_type", {"type": "'pass'"})
+    late = post_action(ann, match.id, 5, cut([0, 4, 8])).json()
+    assert (late["code"], late["params"]) == ("turn_not_come", {"turn": 5, "now": 0})

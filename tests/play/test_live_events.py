@@ -15,9 +15,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from arena.models import MatchSeat
+from arena.models import Match, MatchSeat, Player
 from play import tables
-from play.engine import play_turn, resign, submit_action
+from play.engine import create_live_match, play_turn, resign, submit_action
 from play.events import player_channel, playing_key, table_channel
 from play.models import LiveGame
 from tests.play.conftest import cut
@@ -86,7 +86,13 @@ def test_a_table_formed_takes_its_players_to_it_and_its_end_clears_the_people_he
         match = table("bot:greedy", "ben")
     ben = MatchSeat.objects.get(match=match, seat=1).player
     assert cache.get(playing_key(ben.owner_id)) == match.id
-    assert lobby.next() is None  # ann is not seated there
+    # ann is not seated there: the first event she is told is of the table she sits at, formed next.
+    with django_capture_on_commit_callbacks(execute=True):
+        hers = create_live_match(
+            game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[Player.objects.get(name="greedy"), ann]
+        )
+    told = lobby.next()
+    assert told is not None and told["match"] == hers.id, told
     events = listen(table_channel(match.id))
     with django_capture_on_commit_callbacks(execute=True):
         resign(match.id, ben)
@@ -140,5 +146,9 @@ def test_an_action_rolled_back_publishes_nothing(
         with transaction.atomic():
             submit_action(match.id, ann, 0, cut([4, 9]))
             raise RuntimeError("the caller's transaction fails after the decision")
-    assert events.next() is None
     assert _live(match.id).turn == 0 and _live(match.id).decided_by == []
+    # Then ann resigns, committed: its event is the first the channel carries (events from one process
+    # arrive in the order they were published), so the rolled back decision's was never sent.
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(match.id, ann)
+    assert events.next() == {"type": "turn", "match": match.id, "turn": 0, "over": False, "why": "resigned"}

@@ -11,7 +11,8 @@ import pytest
 
 from botclient import OK, SandboxedBot
 from sandbox import BundleRejected
-from sandbox.bundle import inspect_zip, prepare_upload
+from sandbox.build import prepare_bot
+from sandbox.bundle import inspect_zip
 from sandbox.slots import processes_of
 
 from .conftest import FAKE_OBSERVATION, TEST_BASE_UID, TEST_SLOTS
@@ -40,7 +41,8 @@ def test_a_zip_with_several_modules_is_unpacked_in_the_sandbox_and_plays(tmp_pat
         tmp_path / "bot.zip",
         {"main.py": MAIN, "helpers/__init__.py": "", "helpers/answer.py": 'ANSWER = {"type": "cut", "cuts": [1, 7]}\n'},
     )
-    files = prepare_upload(upload, tmp_path / "bot", sandbox)
+    files = tmp_path / "bot"
+    prepare_bot(upload, files, sandbox)
     assert sorted(p.relative_to(files).as_posix() for p in files.rglob("*.py")) == [
         "helpers/__init__.py",
         "helpers/answer.py",
@@ -56,7 +58,8 @@ def test_a_zip_with_several_modules_is_unpacked_in_the_sandbox_and_plays(tmp_pat
 def test_a_single_python_file_becomes_main_py(tmp_path, sandbox):
     upload = tmp_path / "mybot.py"
     upload.write_text("print('hi')\n")
-    files = prepare_upload(upload, tmp_path / "bot", sandbox)
+    files = tmp_path / "bot"
+    prepare_bot(upload, files, sandbox)
     assert (files / "main.py").read_text() == "print('hi')\n"
 
 
@@ -64,7 +67,7 @@ def test_a_zip_bomb_is_refused_before_anything_is_decompressed(tmp_path, sandbox
     upload = _zip(tmp_path / "bomb.zip", {"main.py": "print(1)\n", "payload.bin": b"\0" * (64 * 1024 * 1024)})
     assert upload.stat().st_size < 200_000
     with pytest.raises(BundleRejected, match="zip bomb refused"):
-        prepare_upload(upload, tmp_path / "bot", sandbox)
+        prepare_bot(upload, tmp_path / "bot", sandbox)
     assert not (tmp_path / "bot").exists()
 
 
@@ -87,7 +90,7 @@ def test_a_zip_whose_headers_lie_about_sizes_is_refused_by_the_sandboxed_unpacke
     upload.write_bytes(bytes(raw))
     inspect_zip(upload)  # the directory alone looks harmless
     with pytest.raises(BundleRejected, match="cannot unpack the zip"):
-        prepare_upload(upload, tmp_path / "bot", sandbox)
+        prepare_bot(upload, tmp_path / "bot", sandbox)
     for uid in range(TEST_BASE_UID, TEST_BASE_UID + TEST_SLOTS):
         assert processes_of(uid) == []
 
@@ -133,11 +136,11 @@ def test_a_file_that_is_not_a_zip_or_text_is_refused(tmp_path, sandbox):
     upload = tmp_path / "bot.py"
     upload.write_bytes(b"\xff\xfe\x00binary")
     with pytest.raises(BundleRejected, match="UTF-8"):
-        prepare_upload(upload, tmp_path / "bot", sandbox)
+        prepare_bot(upload, tmp_path / "bot", sandbox)
     broken = tmp_path / "broken.zip"
     broken.write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(BundleRejected, match="not a readable zip"):
-        prepare_upload(broken, tmp_path / "bot2", sandbox)
+        prepare_bot(broken, tmp_path / "bot2", sandbox)
 
 
 def test_bot_files_holding_a_symlink_are_never_staged(tmp_path, sandbox):

@@ -135,8 +135,15 @@ def test_screen_readers_get_every_slice_and_gap_by_name_and_a_game_is_played_by_
         assert f'button "Cut at gap {gap + 1}, between ' in tree, gap
         assert page.locator(f'svg .gap-button[data-gap="{gap}"] .gap-number').text_content() == str(gap + 1)
     # The live region says what happened, not the seconds of the clock.
+    # Waited on: the clock ticks, then the panel is drawn again with its new seconds (each redraw is
+    # counted in the panel's data-refreshes), which is when the page decides what to announce.
     announce = page.locator("#announce")
-    page.wait_for_timeout(2200)
+    shown = page.locator(".clock").inner_text()
+    page.wait_for_function("s => document.querySelector('.clock').textContent !== s", arg=shown, timeout=BUSY_MS)
+    drawn = int(page.locator("#panel").get_attribute("data-refreshes") or 0)
+    page.wait_for_function(
+        "n => +(document.getElementById('panel').dataset.refreshes || 0) > n", arg=drawn, timeout=BUSY_MS
+    )
     assert announce.inner_text() == ""
 
     # The whole game by keyboard: focus moves with Tab and Shift+Tab, Space ticks, Enter sends.
