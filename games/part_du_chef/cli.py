@@ -139,7 +139,7 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
     p.add_argument(
         "--baseline",
         default=str(benchmark.DEFAULT_BASELINE),
-        help="the naive engine to measure the ratio against (default ../shared/bench/naive_engine.py)",
+        help="the naive engine to measure the ratio against (default: the package's own naive_engine.py)",
     )
     p.add_argument(
         "--think",
