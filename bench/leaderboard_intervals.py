@@ -27,6 +27,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,10 +84,10 @@ def main() -> None:
             answer = leaderboard.page(GAME, None, number, PAGE)
             assert not isinstance(answer, int), "the page is past the end of the board"
             ends = [(end, 0) for row in answer[1] for end in (row.interval[1], row.interval[0])]
-            pairs = [
-                ("page", lambda number=number: leaderboard.page(GAME, None, number, PAGE)),
-                ("lines", lambda offset=offset: index.page_lines(GAME, None, offset, PAGE)),
-                ("ahead", lambda ends=ends: sql.ahead(GAME, None, ends)),
+            pairs: list[tuple[str, Callable[[], object]]] = [
+                ("page", partial(leaderboard.page, GAME, None, number, PAGE)),
+                ("lines", partial(index.page_lines, GAME, None, offset, PAGE)),
+                ("ahead", partial(sql.ahead, GAME, None, ends)),
                 ("count", count_all),
             ]
             # Alternate which of each pair goes first, so that neither always finds the caches warm.
