@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.models import Player
-from ratings import buckets
+from ratings import buckets, leaderboard
 from ratings.elo import interval
 from ratings.leaderboard import index, sql
 from ratings.models import Rating, current_deviation
@@ -92,3 +92,15 @@ def test_a_page_and_its_rank_intervals_come_from_one_script_with_the_ends_python
         near = index.around(GAME, kind, player, 2, now)
         assert near is not None and near.counted == found.counted[2 * 1 : 2 * 6]
         assert index.page_lines(GAME, kind, 0, 50) == replace(found, counted=None)
+
+
+def test_ends_worked_out_otherwise_by_the_index_are_counted_again_not_trusted(board, monkeypatch) -> None:
+    index.rebuild(GAME)
+    exact = leaderboard.page(GAME, None, 1, 50)
+    # The script is handed another z than ratings.elo's (none: every end at the rating itself).
+    monkeypatch.setattr(index, "Z95", 0.0)
+    now = timezone.now()
+    found = index.page_lines(GAME, None, 0, 50, now)
+    assert found is not None and found.counted is not None
+    assert found.counted[0][0] != interval(found.lines[0].rating, found.lines[0].deviation)[1]
+    assert leaderboard.page(GAME, None, 1, 50) == exact
