@@ -43,11 +43,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds one game may take to come")
     args = parser.parse_args()
 
-    tag = f"bench-newcomer-{os.getpid()}"
+    from bench.trees import own_queues
+
+    tag = own_queues("newcomer")
     os.environ.update(
         DATABASE_URL=bench_database_url(),
-        ARENA_QUEUE=tag,
-        ARENA_PERIODIC_QUEUE=f"{tag}-periodic",
         ARENA_REQUIRE_SERVICES="1",
         DATABASE_CONN_MAX_AGE="0",
     )

@@ -48,7 +48,10 @@ def main() -> None:
     if not checkpoints or list(checkpoints) != sorted(set(checkpoints)) or checkpoints[0] < 1:
         parser.error("--checkpoints: positive game counts in ascending order, e.g. 10,30")
 
+    from bench.trees import own_queues
+
     os.environ.update(DATABASE_URL=bench_database_url(), ARENA_REQUIRE_SERVICES="1")
+    own_queues("placement")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 

@@ -77,13 +77,11 @@ def main() -> None:
         raise SystemExit(f"--games: a deal is {GAMES_PER_DEAL} games here; give a multiple of {GAMES_PER_DEAL}")
     deals = args.games // GAMES_PER_DEAL
 
-    from bench.trees import database_url
+    from bench.trees import database_url, own_queues
 
-    tag = f"bench-compare-{os.getpid()}"
+    tag = own_queues("compare")
     os.environ.update(
         DATABASE_URL=database_url("_bench_compare"),
-        ARENA_QUEUE=tag,
-        ARENA_PERIODIC_QUEUE=f"{tag}-periodic",
         ARENA_REQUIRE_SERVICES="1",
         ARENA_COMPARE_MAX_DEALS=str(max(deals, 1)),
         ARENA_COMPARE_PARALLEL_DEALS=str(args.parallel_deals),

@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 GAME = "part-du-chef"
 
-from bench.trees import baseline_context, baseline_python, database_url, machine  # noqa: E402  (after the path is set)
+from bench.trees import baseline_context, baseline_python, database_url, machine, own_queues  # noqa: E402  (after the path is set)
 
 
 def board_database_url() -> str:
@@ -259,6 +259,7 @@ def main() -> None:
 
     os.environ["DATABASE_URL"] = board_database_url()
     os.environ["ARENA_REQUIRE_SERVICES"] = "1"
+    own_queues("board")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 

@@ -57,10 +57,10 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25, help="functions listed by their own time")
     args = parser.parse_args()
 
-    from bench.trees import database_url, machine
+    from bench.trees import database_url, machine, own_queues
 
-    tag = f"bench-profile-{os.getpid()}"
-    os.environ.update(DATABASE_URL=database_url("_bench_profile"), ARENA_QUEUE=tag, ARENA_REQUIRE_SERVICES="1")
+    tag = own_queues("profile")
+    os.environ.update(DATABASE_URL=database_url("_bench_profile"), ARENA_REQUIRE_SERVICES="1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 

@@ -126,11 +126,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=1200.0)
     args = parser.parse_args()
 
-    tag = f"bench-queued-{os.getpid()}"
+    from bench.trees import own_queues
+
+    tag = own_queues("queued")
     os.environ.update(
         DATABASE_URL=bench_database_url(),
-        ARENA_QUEUE=tag,
-        ARENA_PERIODIC_QUEUE=f"{tag}-periodic",
         ARENA_REQUIRE_SERVICES="1",
         ARENA_QUEUED_RESEND_SECONDS=str(args.resend),
         ARENA_MATCH_LEASE_SECONDS=str(args.lease),

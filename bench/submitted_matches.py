@@ -19,7 +19,8 @@ unpacking a .zip upload the first time (in the sandbox) against the cached direc
 
     python bench/submitted_matches.py [--games 60] [--markdown]
 
-Run as root with bubblewrap installed; uses its own database (`<DATABASE_URL name>_bench_bots`).
+Run as root with bubblewrap installed; uses its own database (`<DATABASE_URL name>_bench_bots`) and
+queues (`bench-bots-<pid>`, removed at the end).
 """
 
 from __future__ import annotations
@@ -77,7 +78,11 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
 
+    from bench.trees import own_queues
+
     os.environ["DATABASE_URL"] = bench_database_url()
+    # Each bot's validation task, sent on commit, goes to this run's queue (the run validates by itself).
+    own_queues("bots")
     os.environ["ARENA_REQUIRE_SERVICES"] = "1"
     os.environ["ARENA_BOT_ALLOW_PRIVATE_URLS"] = "1"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import hashlib
 import os
@@ -92,6 +93,32 @@ def baseline_python(tree: Path) -> str:
             raise SystemExit(f"cannot install the baseline's requirements:\n{done.stdout}{done.stderr}")
         ready.touch()
     return str(python)
+
+
+def own_queues(name: str) -> str:
+    """Route every task this benchmark's stack sends to queues of its own, `bench-<name>-<pid>` and its
+    periodic twin (CELERY_TASK_ROUTES follows ARENA_PERIODIC_QUEUE), never the service's `arena`: a
+    task sent on a commit (a bot's validation, a match) would otherwise wait there for the service's
+    workers. Call it before Django's settings are loaded; the queues are deleted when the process exits."""
+    tag = f"bench-{name}-{os.getpid()}"
+    os.environ.update(ARENA_QUEUE=tag, ARENA_PERIODIC_QUEUE=f"{tag}-periodic")
+    atexit.register(drop_queues, tag)
+    return tag
+
+
+def drop_queues(tag: str) -> None:
+    """Delete the queues `own_queues` named, with the bindings the broker keeps for them."""
+    import redis
+    from django.conf import settings
+
+    queues = (tag, f"{tag}-periodic")
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        # Kombu's Redis transport keeps each queue's exchange bindings in two sets named after it.
+        bindings = [f"_kombu.{table}.{queue}" for queue in queues for table in ("binding", "binding_permanent")]
+        client.delete(*queues, *bindings)
+    finally:
+        client.close()
 
 
 def log_path(name: str) -> Path:

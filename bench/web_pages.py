@@ -32,8 +32,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from bench.leaderboard import board_database_url
+    from bench.trees import own_queues
 
     os.environ["DATABASE_URL"] = board_database_url()
+    own_queues("pages")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 

@@ -3,12 +3,16 @@
 
     .venv/bin/python scripts/build_engine.py
 
-Needs the development requirements (mypy ships mypyc) and a C compiler; takes about half a minute.
-The pure Python package keeps working without it, and a build whose sources changed is ignored.
+Needs requirements-build.txt (mypy ships mypyc; setuptools drives the C build) and a C compiler, nothing
+of the service: the engine is the pure games/ package, so mypyc runs with a configuration of its own
+(strict, no plugins) rather than pyproject.toml's, whose Django plugins would need the development
+requirements. Takes about half a minute; writes nothing in the checkout but build/native/. The pure
+Python package keeps working without it, and a build whose sources changed is ignored.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -22,18 +26,28 @@ from setuptools import setup  # type: ignore[import-untyped]  # noqa: E402  (set
 
 from games.part_du_chef import native  # noqa: E402
 
+# What mypyc type-checks with: strict like pyproject.toml, none of its plugins, its cache out of the checkout.
+CONFIG = """[mypy]
+strict = True
+cache_dir = {cache}
+"""
+
 
 def main() -> int:
+    # Module names come from the sources' paths, relative to the project's root.
+    os.chdir(ROOT)
     digest = native.source_digest()
     sources = [str(Path("games") / "part_du_chef" / f"{name}.py") for name in native.COMPILED_MODULES]
     target = native.build_package_dir()
     with tempfile.TemporaryDirectory() as work:
+        config = Path(work) / "mypy.ini"
+        config.write_text(CONFIG.format(cache=Path(work) / "mypy-cache"))
         setup(
             name="part-du-chef-native",
             packages=[],
             py_modules=[],
             ext_modules=mypycify(
-                sources,
+                ["--config-file", str(config), *sources],
                 opt_level="3",
                 group_name="games.part_du_chef.native_engine",
                 target_dir=str(Path(work) / "c"),

@@ -20,8 +20,13 @@ install_bot_toolchains
 ensure_venv "$ROOT/requirements.txt"
 PY="$VENV/bin/python"
 # The compiled rules engine (mypyc, about 3x the pure Python modules, which are used wherever it cannot be built).
+# Said from what a fresh interpreter actually loads, not from the build's exit status.
 if "$PY" -m pip install --disable-pip-version-check -q -r "$ROOT/requirements-build.txt" && "$PY" scripts/build_engine.py; then
-    echo "==> the rules engine runs compiled" >&2
+    if "$PY" -c 'from games.part_du_chef import native; raise SystemExit(0 if native.running_compiled() else 1)'; then
+        echo "==> the rules engine runs compiled" >&2
+    else
+        echo "==> the compiled rules engine was built but does not load: the rules run in pure Python" >&2
+    fi
 else
     echo "==> the compiled rules engine could not be built: the rules run in pure Python" >&2
 fi

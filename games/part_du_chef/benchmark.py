@@ -1,8 +1,9 @@
 """The engine's speed as a ratio to the naive engine, both measured in the same run on the same core.
 
 Absolute games per second differ threefold between machines; a ratio to a fixed yardstick measured
-side by side does not. The yardstick is the naive engine (`naive_engine.py`, kept outside the
-repository and never changed): it plays complete random games the plain way. Each round runs, on
+side by side does not. The yardstick is the naive engine (`naive_engine.py` in this package, never
+changed and never compiled): it plays complete random games the plain way. `--baseline` measures
+against another file with the same `random_game(players, seed)` function instead. Each round runs, on
 one pinned core and one after the other, the engine's random games, the same games played by
 random bots through their observations, and the naive engine's games; the ratio of each round is
 taken within the round, and the medians over the rounds are reported.
@@ -25,8 +26,9 @@ from .playout import play_random
 from .simulation import bench_run
 from .state import State
 
-# The repository's parent holds the shared yardstick: <repo>/../shared/bench/naive_engine.py.
-DEFAULT_BASELINE = Path(__file__).resolve().parents[2].parent / "shared" / "bench" / "naive_engine.py"
+# The yardstick ships with the package, so the ratio is measured in any checkout or installation. It is
+# loaded from its file like any other baseline (the same path for the default and for --baseline).
+DEFAULT_BASELINE = Path(__file__).resolve().parent / "naive_engine.py"
 
 
 class BaselineError(Exception):

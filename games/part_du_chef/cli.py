@@ -44,6 +44,9 @@ from .state import MAX_PLAYERS, MIN_PLAYERS, State, portions_of
 
 # Long runs get a progress bar; short ones stay quiet.
 _PROGRESS_FROM = 20
+# The ladder's default length: ten cycles of its tables, under a minute of wall time on two free cores
+# with the compiled engine (docs/bots.md gives 1,000-game figures).
+LADDER_GAMES = 120
 _CODES = ("Ma", "Re", "4F", "Ve", "Tr", "Ch", "Bu")
 _STYLES = ("red", "magenta", "yellow", "green", "bold white", "bright_red", "dim")
 
@@ -146,7 +149,7 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
     p.add_argument(
         "--baseline",
         default=str(benchmark.DEFAULT_BASELINE),
-        help="the naive engine to measure the ratio against (default ../shared/bench/naive_engine.py)",
+        help="the naive engine to measure the ratio against (default: the package's own naive_engine.py)",
     )
     p.add_argument(
         "--think",
@@ -163,7 +166,11 @@ def _build_parser(resolvers: Sequence[BotResolver], prog: str) -> _Parser:
         help=f"the three bots of the ladder, comma-separated (default {','.join(simulation.LADDER_BOTS)}; {kinds})",
     )
     p.add_argument(
-        "--games", type=int, default=200, help="games (default 200: about a minute on two cores; docs use 1000)"
+        "--games",
+        type=int,
+        default=LADDER_GAMES,
+        help=f"games (default {LADDER_GAMES}: under a minute on two cores, compiled; docs use 1000); "
+        "the time it will take is printed first",
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
@@ -678,14 +685,25 @@ def _ladder(args: argparse.Namespace) -> int:
         raise CliError(f"--bots names the ladder's three bots, all different, not {args.bots!r}")
     start = time.perf_counter()
     if tuple(names) == simulation.LADDER_BOTS:
+        workers = min(args.workers, os.cpu_count() or 1)
+
+        def estimate(cpu: float) -> None:
+            print(
+                f"ladder: {args.games} games, about {cpu:.0f} s of CPU: about {cpu / workers:.0f} s on {workers} "
+                f"free core{'s' if workers > 1 else ''} (timed on one game of each table)",
+                file=sys.stderr,
+                flush=True,
+            )
+
         with _progress(args.games, "ladder") as advance:
             results = simulation.ladder(
                 args.games,
                 args.seed,
-                workers=min(args.workers, os.cpu_count() or 1),
+                workers=workers,
                 marianne=args.marianne,
                 search_playouts=args.playouts,
                 on_result=lambda _: advance(),
+                on_estimate=estimate,
             )
     else:
         results = _ladder_of(names, args)

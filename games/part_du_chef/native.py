@@ -10,6 +10,8 @@ pure Python modules are used. Both give identical records (tests/games/test_comp
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.machinery
 import os
 import sys
 from pathlib import Path
@@ -52,3 +54,16 @@ def usable_build() -> Path | None:
     if os.environ.get(PURE_VARIABLE):
         return None
     return current_build()
+
+
+def running_compiled() -> bool:
+    """Whether this process's engine modules are the compiled ones (not merely built): `make run` says
+    which engine runs from this."""
+    for name in COMPILED_MODULES:
+        module = importlib.import_module(f"{__package__}.{name}")
+        # mypyc names a grouped module's file by its full name below the build's directory.
+        path = Path(getattr(module, "__file__", None) or "")
+        compiled = path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+        if not compiled or not path.is_relative_to(build_package_dir()):
+            return False
+    return True

@@ -215,25 +215,39 @@ def ladder(
     marianne: bool = False,
     search_playouts: int | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    on_estimate: Callable[[float], None] | None = None,
 ) -> list[GameResult]:
     """Four-player games mixing search, greedy and random (see _LADDER_LINEUPS), on `workers` processes.
 
     Results come back in game order whatever the number of workers, so a ladder is reproducible.
+    `on_estimate` is given the CPU seconds the whole ladder should take, before the other games start:
+    one game of each of the three tables is played first, in this process, and timed (those games are
+    the ladder's own, not played again).
     """
     jobs = [(game, seed, marianne, search_playouts) for game in range(games)]
-    results: list[GameResult] = []
+    played: dict[int, GameResult] = {}
+    if on_estimate is not None:
+        sample = list(range(0, min(games, LADDER_CYCLE), LADDER_CYCLE // 3))
+        start = time.process_time()
+        for game in sample:
+            played[game] = _ladder_game(jobs[game])
+        on_estimate((time.process_time() - start) / len(sample) * games)
+        if on_result is not None:
+            for game in sample:
+                on_result(played[game])
+    rest = [job for job in jobs if job[0] not in played]
     if workers <= 1:
-        for job in jobs:
-            results.append(_ladder_game(job))
+        for job in rest:
+            played[job[0]] = _ladder_game(job)
             if on_result is not None:
-                on_result(results[-1])
-        return results
-    with get_context("spawn").Pool(workers) as pool:
-        for result in pool.imap(_ladder_game, jobs, chunksize=4):
-            results.append(result)
-            if on_result is not None:
-                on_result(result)
-    return results
+                on_result(played[job[0]])
+    else:
+        with get_context("spawn").Pool(workers) as pool:
+            for job, result in zip(rest, pool.imap(_ladder_game, rest, chunksize=4), strict=True):
+                played[job[0]] = result
+                if on_result is not None:
+                    on_result(result)
+    return [played[game] for game in range(games)]
 
 
 # -- the benchmark ------------------------------------------------------------------------------

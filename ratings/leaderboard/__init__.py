@@ -2,13 +2,15 @@
 
 `size`, `page`, `rank`, `standing` and `search` answer from the Redis index (`index`) when it is
 ready: ranks are ZRANK + 1, no database row is read. When it is not (a fresh or flushed Redis), the
-same answers come from PostgreSQL (`sql`), and a rebuild of the index is asked for. Ties on rating go
+same answers come from PostgreSQL (`sql`), and a rebuild of the index is asked for: one rule,
+`_index_or_sql`, for all of them. Ties on rating go
 to the lower player id, in both backends.
 
 Every line carries `interval`, the 95% interval of the rating (rating ± 1.96 deviation, the
 deviation grown by the player's idle time), and `rank_interval`, the ranks the player would hold at
 either end of it with everyone else in place: [1 + players above the high end, players above the
-low end]. Both are counts from the backend (ZCOUNT, or the SQL histogram), never a scan.
+low end]. Both are counts from the backend, never a scan, and a page's are one round trip: one
+script of ZCOUNTs, or one query of the SQL histogram (`sql.ahead`).
 
 The index is written on commit by ratings.ledger (with the rating rows it writes) and by ratings.signals
 (a rating row saved elsewhere, as by the admin, and a renamed player).
@@ -16,9 +18,10 @@ The index is written on commit by ratings.ledger (with the rating rows it writes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TypeAlias, TypeVar
 
 from django.utils import timezone
 
@@ -27,6 +30,9 @@ from common.task_names import TaskName
 from ratings.elo import interval, is_provisional
 from ratings.leaderboard import index, sql
 from ratings.models import Rating, current_deviation
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 
 @dataclass(frozen=True)
@@ -85,9 +91,8 @@ def _of_row(rank: int, row: Rating) -> _Line:
     return _Line(rank, row.player_id, row.player.name, row.kind, row.rating, row.games, row.deviation, row.rated_at)
 
 
-def _bounds(lines: Sequence[_Line]) -> tuple[list[float], list[tuple[float, float]]]:
+def _bounds(lines: Sequence[_Line], now: datetime) -> tuple[list[float], list[tuple[float, float]]]:
     """Each line's deviation now (idle growth included) and 95% interval."""
-    now = timezone.now()
     deviations = [current_deviation(line.deviation, line.rated_at, now) for line in lines]
     return deviations, [interval(line.rating, deviation) for line, deviation in zip(lines, deviations, strict=True)]
 
@@ -113,51 +118,85 @@ def _ends(spans: Sequence[tuple[float, float]]) -> list[float]:
     return [end for low, high in spans for end in (high, low)]
 
 
-def _rows(game: str, kind: str | None, lines: Sequence[_Line], from_index: bool) -> list[Row]:
-    """The lines with their intervals and rank intervals (two counts per line, in one round trip)."""
-    deviations, spans = _bounds(lines)
-    counts = index.counts_above(game, kind, _ends(spans)) if from_index else None
+def _rows(
+    game: str,
+    kind: str | None,
+    lines: Sequence[_Line],
+    from_index: bool,
+    now: datetime | None = None,
+    counted: Sequence[tuple[float, int]] | None = None,
+) -> list[Row]:
+    """The lines with their intervals and rank intervals. `counted`: the interval ends the index worked
+    out at `now` with the players above each, read with the lines; used when they are the ends
+    computed here (always, unless a float came out otherwise), else counted in one more round trip."""
+    deviations, spans = _bounds(lines, now or timezone.now())
+    ends = _ends(spans)
+    if counted is not None and [end for end, _ in counted] == ends:
+        return _assemble(lines, deviations, spans, [above for _, above in counted])
+    counts = index.counts_above(game, kind, ends) if from_index else None
     if counts is None:
-        counts = sql.ahead(game, kind, [(end, 0) for end in _ends(spans)])
+        counts = sql.ahead(game, kind, [(end, 0) for end in ends])
     return _assemble(lines, deviations, spans, counts)
 
 
-def size(game: str, kind: str | None = None) -> int:
-    indexed = index.size(game, kind)
+def _index_or_sql(
+    game: str, indexed: T | None, from_sql: Callable[[], U], rebuild: Callable[[U], bool] = lambda _: True
+) -> T | U:
+    """The index's answer when it has one; else the database's, and a rebuild of the index is asked
+    for unless `rebuild` says the database's answer shows nothing missing from the index."""
     if indexed is not None:
         return indexed
-    _index_missing(game)
-    return sql.size(game, kind)
+    answer = from_sql()
+    if rebuild(answer):
+        _index_missing(game)
+    return answer
 
 
-def page(game: str, kind: str | None, number: int, size: int) -> tuple[int, list[Row]] | int:
+def size(game: str, kind: str | None = None) -> int:
+    return _index_or_sql(game, index.size(game, kind), lambda: sql.size(game, kind))
+
+
+# The board's size and one page of its rows, or only the size when the page is past the end.
+Page: TypeAlias = tuple[int, list[Row]] | int
+
+
+def page(game: str, kind: str | None, number: int, size: int) -> Page:
     """The board's size and one page of lines, best first; only the size when `number` is past the end."""
     offset = (number - 1) * size
-    order = index.page_lines(game, kind, offset, size)
-    if order is not None:
-        if offset and offset >= order.count:
-            return order.count
-        return order.count, _rows(game, kind, _of_index(order.lines), True)
-    _index_missing(game)
-    count = sql.size(game, kind)
-    if offset and offset >= count:
-        return count
-    return count, _rows(game, kind, [_of_row(rank, row) for rank, row in sql.page(game, kind, offset, size)], False)
+
+    def fitted(count: int, lines: Callable[[], list[Row]]) -> Page:
+        return count if offset and offset >= count else (count, lines())
+
+    def from_sql() -> Page:
+        return fitted(
+            sql.size(game, kind),
+            lambda: _rows(game, kind, [_of_row(rank, row) for rank, row in sql.page(game, kind, offset, size)], False),
+        )
+
+    now = timezone.now()
+    order = index.page_lines(game, kind, offset, size, now)
+    if order is None:
+        return _index_or_sql(game, None, from_sql)
+    return fitted(order.count, lambda: _rows(game, kind, _of_index(order.lines), True, now, order.counted))
 
 
 def standing(game: str, kind: str | None, player_id: int, count: int) -> Standing | None:
     """A player's line with up to `count` lines above and below; None when not on this board."""
-    found = index.around(game, kind, player_id, count)
-    if isinstance(found, index.Lines):
-        rows = _rows(game, kind, _of_index(found.lines), True)
-        mine = [position for position, row in enumerate(rows) if row.player_id == player_id]
-        if mine:
-            at = mine[0]
-            return Standing(rows[at], rows[:at], rows[at + 1 :])
-    result = _sql_standing(game, kind, player_id, count)
-    if found is None or (found is False and result is not None):
-        _index_missing(game)  # not ready, or missing a player the database has
-    return result
+    now = timezone.now()
+    found = index.around(game, kind, player_id, count, now)
+    indexed = None
+    if found is not None and found.lines:
+        rows = _rows(game, kind, _of_index(found.lines), True, now, found.counted)
+        at = next(position for position, row in enumerate(rows) if row.player_id == player_id)
+        indexed = Standing(rows[at], rows[:at], rows[at + 1 :])
+    # A player missing from a ready index is looked up in the database too; the index is rebuilt only
+    # when it is not ready, or when the database has them.
+    return _index_or_sql(
+        game,
+        indexed,
+        lambda: _sql_standing(game, kind, player_id, count),
+        lambda answer: found is None or answer is not None,
+    )
 
 
 def _sql_standing(game: str, kind: str | None, player_id: int, count: int) -> Standing | None:
@@ -185,18 +224,20 @@ def rank(game: str, kind: str | None, player_id: int) -> Row | None:
 def search(game: str, kind: str | None, player_ids: Sequence[int], count: int) -> list[Row]:
     """The lines of these players (a name search), best first, at most `count`, each with its rank."""
     ranks = index.ranks(game, kind, player_ids)
+    indexed = None
     if ranks is not None:
-        best = sorted(ranks.items(), key=lambda item: item[1])[:count]
         lines: list[_Line] = []
-        for player_id, _ in best:
+        for player_id, _ in sorted(ranks.items(), key=lambda item: item[1])[:count]:
             found = index.around(game, kind, player_id, 0)
-            if isinstance(found, index.Lines) and found.lines:
-                lines += _of_index(found.lines)
-        return _rows(game, kind, lines, True)
-    _index_missing(game)
+            lines += _of_index(found.lines) if found is not None else []
+        indexed = _rows(game, kind, lines, True)
+    return _index_or_sql(game, indexed, lambda: _sql_search(game, kind, player_ids, count))
+
+
+def _sql_search(game: str, kind: str | None, player_ids: Sequence[int], count: int) -> list[Row]:
     rows = sql.found(game, kind, player_ids, count)
     lines = [_of_row(0, row) for row in rows]
-    deviations, spans = _bounds(lines)
+    deviations, spans = _bounds(lines, timezone.now())
     # The ranks and the counts above both ends of each interval, in one query.
     counts = sql.ahead(game, kind, [(row.rating, row.player_id) for row in rows] + [(end, 0) for end in _ends(spans)])
     ranked = [replace(line, rank=ahead + 1) for line, ahead in zip(lines, counts, strict=False)]

@@ -5,7 +5,8 @@ rating, the member the player id zero-padded to a fixed width, so Redis' own ord
 member bytes) is rating descending with ties to the lower player id, the order of the SQL indexes.
 A hash holds each player's line: rated games, provisional games left, the row's version, deviation,
 time of the last rated game, kind and name. A rank is ZRANK + 1; how many players are above a
-rating is one ZCOUNT (the ranks of a rating interval, ratings.leaderboard).
+rating is one ZCOUNT, and a page's rank intervals (ratings.leaderboard) are all their ZCOUNTs in one
+script.
 
 Every write of a rating row reaches it after its commit: the writes of ratings.ledger (a rated
 match, a new bot version's reset) with the values they wrote, a row saved by the admin by
@@ -36,6 +37,7 @@ from arena.models import Player
 # `client` is part of this module's interface: the rebuild command and the tests read the index with it.
 from common.service_redis import client as client
 from common.service_redis import namespace
+from ratings.elo import IDLE_GROWTH_PER_DAY, INITIAL_DEVIATION, Z95
 from ratings.models import Rating
 
 log = logging.getLogger(__name__)
@@ -97,35 +99,76 @@ redis.call('HSET', KEYS[2], ARGV[1], head .. ARGV[2])
 return 1
 """
 
-# KEYS: ready, lines, the board's set. ARGV: first and last rank (0-based).
-# nil when not ready, else {count, first rank, member, score, line, member, score, line, ...}.
-_RANGE = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
-local result = {redis.call('ZCARD', KEYS[3]), tonumber(ARGV[1])}
-local found = redis.call('ZRANGE', KEYS[3], ARGV[1], ARGV[2], 'WITHSCORES')
-for i = 1, #found, 2 do
-  result[#result + 1] = found[i]
-  result[#result + 1] = found[i + 1]
-  result[#result + 1] = redis.call('HGET', KEYS[2], found[i]) or ''
+# The lines of ranks [first, last] of the board KEYS[3], appended to `result` as member, score, line.
+# With ARGV[3..6] (now in microseconds, z, growth per day squared, ceiling: ratings.elo's rule), each
+# line's 95% interval is worked out as ratings.elo does it (the deviation grown by whole idle days,
+# rating -/+ z deviation, to 4 decimals) and, after all the lines, its high and low ends are appended,
+# each with ZCOUNT of the players above it: a page and its rank intervals in one call.
+_LINES = """
+local function add_lines(result, first, last)
+  local found = redis.call('ZRANGE', KEYS[3], first, last, 'WITHSCORES')
+  local ends = {}
+  local now_us = tonumber(ARGV[3])
+  for i = 1, #found, 2 do
+    local line = redis.call('HGET', KEYS[2], found[i]) or ''
+    result[#result + 1] = found[i]
+    result[#result + 1] = found[i + 1]
+    result[#result + 1] = line
+    if now_us then
+      local deviation, rated = string.match(line, '^%d+|%d+|%d+|([^|]*)|([^|]*)|')
+      local d = tonumber(deviation) or 0
+      if rated and rated ~= '' then
+        local days = math.floor((now_us - math.floor(tonumber(rated) * 1000000 + 0.5)) / 86400000000)
+        if days > 0 then d = math.min(tonumber(ARGV[6]), math.sqrt(d * d + tonumber(ARGV[5]) * days)) end
+      end
+      local rating = -tonumber(found[i + 1])
+      local spread = tonumber(ARGV[4]) * d
+      ends[#ends + 1] = string.format('%.4f', rating + spread)
+      ends[#ends + 1] = string.format('%.4f', rating - spread)
+    end
+  end
+  for _, e in ipairs(ends) do
+    -- A score is minus the rating: the players above the end have a score below its negation.
+    local bound = string.sub(e, 1, 1) == '-' and string.sub(e, 2) or ('-' .. e)
+    result[#result + 1] = e
+    result[#result + 1] = redis.call('ZCOUNT', KEYS[3], '-inf', '(' .. bound)
+  end
+  return result
 end
-return result
 """
 
-# KEYS: ready, lines, the board's set. ARGV: member, neighbours each side.
-# nil when not ready, {-1} when the member is not on this board, else as _RANGE.
-_AROUND = """
+# KEYS: ready, lines, the board's set. ARGV: first and last rank (0-based), then the interval rule.
+# nil when not ready, else {count, first rank, member, score, line, ..., [end, players above, ...]}.
+_RANGE = (
+    _LINES
+    + """
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+return add_lines({redis.call('ZCARD', KEYS[3]), tonumber(ARGV[1])}, ARGV[1], ARGV[2])
+"""
+)
+
+# KEYS: ready, lines, the board's set. ARGV: member, neighbours each side, then the interval rule.
+# nil when not ready, else as _RANGE: no line when the member is not on this board.
+_AROUND = (
+    _LINES
+    + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
 local rank = redis.call('ZRANK', KEYS[3], ARGV[1])
-if not rank then return {-1} end
+if not rank then return {redis.call('ZCARD', KEYS[3]), 0} end
 local first = math.max(0, rank - tonumber(ARGV[2]))
-local result = {redis.call('ZCARD', KEYS[3]), first}
-local found = redis.call('ZRANGE', KEYS[3], first, rank + tonumber(ARGV[2]), 'WITHSCORES')
-for i = 1, #found, 2 do
-  result[#result + 1] = found[i]
-  result[#result + 1] = found[i + 1]
-  result[#result + 1] = redis.call('HGET', KEYS[2], found[i]) or ''
+return add_lines({redis.call('ZCARD', KEYS[3]), first}, first, rank + tonumber(ARGV[2]))
+"""
+)
+
+# KEYS: ready, the board's set. ARGV: scores. nil when not ready, else for each score how many
+# members have a lower one (ZCOUNT to it, excluded): the players above a rating, in one call.
+_COUNT_BELOW = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+local counts = {}
+for i = 1, #ARGV do
+  counts[i] = redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. ARGV[i])
 end
-return result
+return counts
 """
 
 # KEYS: ready, then pairs (built key, live key). ARGV: ready value. A missing built key (a kind
@@ -307,20 +350,33 @@ class Line:
 class Lines:
     count: int
     lines: list[Line]
+    # When asked for (`at`): each line's interval ends as the index worked them out, high then low,
+    # each with how many players are above it.
+    counted: list[tuple[float, int]] | None = None
 
 
-def _lines(found: list[Any]) -> Lines | None:
+def _interval_rule(at: datetime | None) -> list[object]:
+    """The scripts' arguments that have them work out the lines' intervals at `at` (none without)."""
+    if at is None:
+        return []
+    micros = (at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+    return [micros, repr(Z95), repr(IDLE_GROWTH_PER_DAY**2), repr(INITIAL_DEVIATION)]
+
+
+def _lines(found: list[Any], counted: bool) -> Lines | None:
     count, first = int(found[0]), int(found[1])
+    width = 3 if not counted else 7  # member, score, line; and two (end, players above)
+    shown = (len(found) - 2) // width
     lines = []
-    for index in range(2, len(found), 3):
+    for position in range(shown):
+        index = 2 + 3 * position
         raw = found[index + 2].decode()
         if not raw:
             return None  # a member without its line: the index is incomplete
         games, provisional_left, _, deviation, rated_at, kind, name = raw.split("|", 6)
-        rank = first + 1 + (index - 2) // 3
         lines.append(
             Line(
-                rank,
+                first + 1 + position,
                 int(found[index]),
                 kind,
                 -float(found[index + 1]),
@@ -331,42 +387,50 @@ def _lines(found: list[Any]) -> Lines | None:
                 name,
             )
         )
-    return Lines(count, lines)
+    ends = found[2 + 3 * shown :]
+    pairs = [(float(ends[i]), int(ends[i + 1])) for i in range(0, len(ends), 2)] if counted else None
+    return Lines(count, lines, pairs)
 
 
-def page_lines(game: str, kind: str | None, offset: int, size: int) -> Lines | None:
-    """The board's size and its lines at [offset, offset + size), or None when not ready."""
+def page_lines(game: str, kind: str | None, offset: int, size: int, at: datetime | None = None) -> Lines | None:
+    """The board's size and its lines at [offset, offset + size), or None when not ready. With `at`,
+    each line's interval ends at that time, counted in the same call."""
     redis_client = client()
     if redis_client is None:
         return None
     names = keys(game)
     try:
-        found = _run(redis_client, _RANGE, [names.ready, names.lines, names.board(kind)], [offset, offset + size - 1])
+        found = _run(
+            redis_client,
+            _RANGE,
+            [names.ready, names.lines, names.board(kind)],
+            [offset, offset + size - 1, *_interval_rule(at)],
+        )
     except redis.RedisError:
         log.exception("leaderboard index unreachable; reading from the database")
         return None
-    return None if found is None else _lines(found)
+    return None if found is None else _lines(found, at is not None)
 
 
-def around(game: str, kind: str | None, player_id: int, count: int) -> Lines | None | bool:
-    """Lines from `count` above the player to `count` below, best first.
-
-    None when the index is not ready (or incomplete), False when the player is not on this board.
-    """
+def around(game: str, kind: str | None, player_id: int, count: int, at: datetime | None = None) -> Lines | None:
+    """Lines from `count` above the player to `count` below, best first; no line when the player is
+    not on this board. None when the index cannot answer (not ready, unreachable or incomplete).
+    With `at`, as `page_lines`."""
     redis_client = client()
     if redis_client is None:
         return None
     names = keys(game)
     try:
-        found = _run(redis_client, _AROUND, [names.ready, names.lines, names.board(kind)], [member(player_id), count])
+        found = _run(
+            redis_client,
+            _AROUND,
+            [names.ready, names.lines, names.board(kind)],
+            [member(player_id), count, *_interval_rule(at)],
+        )
     except redis.RedisError:
         log.exception("leaderboard index unreachable; reading from the database")
         return None
-    if found is None:
-        return None
-    if int(found[0]) < 0:
-        return False
-    return _lines(found)
+    return None if found is None else _lines(found, at is not None)
 
 
 def size(game: str, kind: str | None) -> int | None:
@@ -385,30 +449,28 @@ def size(game: str, kind: str | None) -> int | None:
 
 
 def counts_above(game: str, kind: str | None, ratings: Sequence[float]) -> list[int] | None:
-    """How many players of the board have a rating above each of `ratings` (ZCOUNT); None when not ready."""
+    """How many players of the board have a rating above each of `ratings`, in one script (ZCOUNT
+    each, one round trip, one reply); None when not ready."""
     redis_client = client()
     if redis_client is None:
         return None
+    if not ratings:
+        return []
     names = keys(game)
-    board = names.board(kind)
     try:
-        with redis_client.pipeline(transaction=True) as pipe:
-            pipe.exists(names.ready)
-            for rating in ratings:
-                # A score is minus the rating: a higher rating is a score below -rating.
-                pipe.zcount(board, "-inf", f"({-float(rating)!r}")
-            ready, *counts = pipe.execute()
+        # A score is minus the rating: a higher rating is a score below -rating.
+        found = _run(
+            redis_client, _COUNT_BELOW, [names.ready, names.board(kind)], [repr(-float(rating)) for rating in ratings]
+        )
     except redis.RedisError:
         return None
-    return [int(count) for count in counts] if ready else None
+    return None if found is None else [int(count) for count in found]
 
 
 def rank(game: str, kind: str | None, player_id: int) -> int | None:
     """The player's rank when the index is ready and has them, else None."""
     found = around(game, kind, player_id, 0)
-    if isinstance(found, Lines) and found.lines:
-        return found.lines[0].rank
-    return None
+    return found.lines[0].rank if found is not None and found.lines else None
 
 
 def request_rebuild(game: str, send: Callable[[str], None]) -> None:

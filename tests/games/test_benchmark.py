@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -86,6 +89,29 @@ def test_the_rounds_run_pinned_to_one_core_and_the_affinity_comes_back() -> None
     assert os.sched_getaffinity(0) == before
 
 
-def test_the_default_naive_engine_is_looked_for_beside_the_repository() -> None:
-    repository = Path(benchmark.__file__).resolve().parents[2]
-    assert benchmark.DEFAULT_BASELINE == repository.parent / "shared" / "bench" / "naive_engine.py"
+def test_the_default_naive_engine_ships_with_the_package() -> None:
+    assert benchmark.DEFAULT_BASELINE == Path(benchmark.__file__).resolve().parent / "naive_engine.py"
+    assert callable(benchmark.load_baseline(benchmark.DEFAULT_BASELINE).random_game)
+
+
+# It runs the command in another process.
+@pytest.mark.system
+def test_a_copy_of_the_checkout_with_nothing_beside_it_prints_the_ratio(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=root, check=True, capture_output=True).stdout
+    clone = tmp_path / "clone"
+    for name in tracked.decode().split("\0"):
+        if name and (root / name).is_file():
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / name, clone / name)
+    assert [path.name for path in tmp_path.iterdir()] == ["clone"]
+    out = subprocess.run(
+        [sys.executable, "-m", "games.part_du_chef", "bench", "--games", "30", "--runs", "1"],
+        cwd=clone,
+        env={"PATH": "/usr/bin:/bin"},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert re.search(r"^ratio to the naive engine \([\d,]+ games/s\), .*: engine [\d.]+x", out, re.MULTILINE), out
+    assert "no ratio measured" not in out

@@ -166,8 +166,12 @@ def test_bench_think_reports_a_bots_cpu_time_per_game(capsys: pytest.CaptureFixt
 
 @pytest.mark.system
 def test_ladder_mixes_the_three_bots_and_reports_head_to_head(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "ladder", "--games", "12", "--seed", "3", "--workers", "1", "--playouts", "2")
+    status, out, err = run(capsys, "ladder", "--games", "12", "--seed", "3", "--workers", "1", "--playouts", "2")
     assert status == 0
+    # How long it will take is said first, before the progress and the results.
+    assert re.match(
+        r"ladder: 12 games, about \d+ s of CPU: about \d+ s on 1 free core \(timed on one game of each table\)\n", err
+    )
     assert "12 four-player games, seeds 3..14" in out
     for name in ("search", "greedy", "random"):
         row = next(line for line in out.splitlines() if line.startswith(f"│ {name} ") and "%" in line)
@@ -180,7 +184,12 @@ def test_ladder_mixes_the_three_bots_and_reports_head_to_head(capsys: pytest.Cap
 def test_the_ladder_gives_the_same_results_on_one_process_or_two() -> None:
     one = simulation.ladder(8, 40, workers=1, search_playouts=2)
     two = simulation.ladder(8, 40, workers=2, search_playouts=2)
+    estimates: list[float] = []
+    timed = simulation.ladder(8, 40, workers=2, search_playouts=2, on_estimate=estimates.append)
     assert [(r.seed, r.names, r.totals, r.ranks) for r in one] == [(r.seed, r.names, r.totals, r.ranks) for r in two]
+    # Timing one game of each table first changes no result.
+    assert [(r.seed, r.names, r.totals, r.ranks) for r in timed] == [(r.seed, r.names, r.totals, r.ranks) for r in one]
+    assert len(estimates) == 1 and estimates[0] > 0
     assert [r.names for r in one] == [simulation.ladder_lineup(game) for game in range(8)]
 
 
