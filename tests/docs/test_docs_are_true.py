@@ -67,7 +67,7 @@ See `botclient/server.py`, `starter-kits/`, [the CLI](cli.md#compare), [the READ
 ```sh
 part-du-chef submit mybot.py --name chef --wait
 python -m games.part_du_chef ladder --seed 1 --games 100
-python -m games.part_du_chef ladder [--games 200] [--seed 1] [--playouts P]
+python -m games.part_du_chef ladder [--games 120] [--seed 1] [--playouts P]
 part-du-chef compare A B [--against BOT] [--deals 30]
 .venv/bin/python manage.py prepare_services
 ```
