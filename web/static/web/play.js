@@ -303,19 +303,15 @@
   // Pushed updates: each move is announced on the table's stream; polling stays as the fallback,
   // rarer while the stream is open.
   var streaming = false;
-  if (window.EventSource && panel.dataset.eventsUrl) {
-    var source = new EventSource(panel.dataset.eventsUrl);
-    source.addEventListener("ready", function () {
-      streaming = true; document.documentElement.dataset.live = "on"; refresh(false);
-      window.dispatchEvent(new CustomEvent("table-chat"));
+  if (window.arenaLive) {
+    window.arenaLive.listen(panel.dataset.eventsUrl, {
+      ready: function () { streaming = true; refresh(false); window.dispatchEvent(new CustomEvent("table-chat")); },
+      down: function () { streaming = false; },
+      message: function (event) {
+        if (event.type === "chat") { window.dispatchEvent(new CustomEvent("table-chat")); return; }
+        refresh(false);
+      }
     });
-    source.onmessage = function (message) {
-      var event = {};
-      try { event = JSON.parse(message.data); } catch (e) { /* an update all the same */ }
-      if (event.type === "chat") { window.dispatchEvent(new CustomEvent("table-chat")); return; }
-      refresh(false);
-    };
-    source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
   }
   bind();
   var ticks = 0;

@@ -46,12 +46,10 @@
     });
   }
 
-  if (window.EventSource && box.dataset.eventsUrl) {
-    var source = new EventSource(box.dataset.eventsUrl);
-    source.addEventListener("ready", function () { box.dataset.listening = "on"; load(); });
-    source.onmessage = function (message) {
-      var event = {};
-      try { event = JSON.parse(message.data); } catch (e) { return; }
+  var listening = window.arenaLive && window.arenaLive.listen(box.dataset.eventsUrl, {
+    ready: function () { box.dataset.listening = "on"; load(); },
+    down: function (why) { box.dataset.listening = "off"; if (why === "none") load(); },
+    message: function (event) {
       if (event.type === "lobby") load();
       else if (event.type === "your-turn") {
         var here = window.location.pathname === "/play/" + event.match + "/";
@@ -63,8 +61,7 @@
         }
         if (!here || document.hidden) notify(text, url);
       }
-    };
-  } else {
-    load();
-  }
+    }
+  });
+  if (!listening) load();
 })();
