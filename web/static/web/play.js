@@ -210,6 +210,14 @@
     if (change) change.hidden = false;
   }
 
+  // What went wrong with a request, in the person's words: no answer at all (offline), or the server's
+  // error (busy: try again in Retry-After seconds, or in a moment).
+  function trouble(failure) {
+    if (!failure || !failure.status) return panel.dataset.offline;
+    var seconds = parseInt(failure.retryAfter || "", 10);
+    return isNaN(seconds) ? panel.dataset.serverError : panel.dataset.busy.replace("{s}", seconds);
+  }
+
   function send(form) {
     var button = form.querySelector("button[type=submit]");
     var counter = document.getElementById("gap-count");
@@ -226,10 +234,14 @@
       body: new FormData(form),
       headers: { "X-Requested-With": "fetch", "X-CSRFToken": csrf() },
       credentials: "same-origin",
-    }).then(function (response) { return response.json(); }).then(function (answer) {
+    }).then(function (response) {
+      // A server that answered with an error is not a lost connection: it says so, and when to retry.
+      if (response.status >= 500) throw { status: response.status, retryAfter: response.headers.get("Retry-After") };
+      return response.json();
+    }).then(function (answer) {
       if (!answer.ok) { unprepare(); showError(answer.error, answer.field); if (button) button.disabled = false; return; }
       refresh(true);
-    }).catch(function () { showError(panel.dataset.offline); if (button) button.disabled = false; });
+    }).catch(function (failure) { showError(trouble(failure)); if (button) button.disabled = false; });
   }
 
   var again = false;

@@ -27,10 +27,11 @@
   function load() {
     if (onLobby) return;  // the lobby lists them itself, at its top
     fetch(box.dataset.url, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
       .then(function (html) {
-        if (html.trim() === box.innerHTML.trim()) return;
-        box.innerHTML = html;
+        if (html.trim() !== box.innerHTML.trim()) box.innerHTML = html;
+        // The invitations the page opened with are known, even when there were none (an empty bar):
+        // every one after them is news, the first one included.
         var tables = Array.prototype.map.call(box.querySelectorAll("li.invitation"), function (li) { return li.dataset.table; });
         if (known !== null && tables.some(function (t) { return known.indexOf(t) < 0; })) notify(box.dataset.invited, "/play/");
         known = tables;
