@@ -36,6 +36,20 @@ def _ben_to_take(suffix: str) -> Any:
     return match
 
 
+def _answering(answers: list[dict[str, Any]]) -> Any:
+    """A route that answers the decision's POST as `answers[0]` says (a status, or no answer at all)."""
+
+    def decision(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+        elif answers[0].get("abort"):
+            route.abort("internetdisconnected")
+        else:
+            route.fulfill(**answers[0])
+
+    return decision
+
+
 def test_a_server_error_is_not_a_lost_connection_and_a_link_in_the_chat_is_refused_with_a_reason(
     browser: Any, site: str
 ) -> None:
@@ -47,16 +61,7 @@ def test_a_server_error_is_not_a_lost_connection_and_a_link_in_the_chat_is_refus
         page.goto(f"{site}/play/{match.id}/")
         page.wait_for_selector("html[data-live=on]")
         answers: list[dict[str, Any]] = []
-
-        def decision(route: Any, answers: list[dict[str, Any]] = answers) -> None:
-            if route.request.method != "POST":
-                route.continue_()
-            elif answers[0].get("abort"):
-                route.abort("internetdisconnected")
-            else:
-                route.fulfill(**answers[0])
-
-        page.route(f"{site}/play/{match.id}/", decision)
+        page.route(f"{site}/play/{match.id}/", _answering(answers))
         page.locator("input[name=portion]").first.check()
         error = page.locator("#play-error")
         busy = {"status": 503, "headers": {"Retry-After": "7"}, "body": "busy"}
@@ -104,7 +109,9 @@ def test_the_first_invitation_after_a_page_loads_raises_a_notification(browser: 
         page = sign_in(browser, site, guest.name, locale=locale, **PHONE)
         page.context.add_init_script(NOTIFICATIONS)
         page.goto(f"{site}/rules/")
+        # Listening, and the notices it opened with read: what comes now is news.
         page.wait_for_function("() => document.querySelector('#notices').dataset.listening === 'on'")
+        page.wait_for_selector("#notices[data-loaded]", state="attached")
         tables.open_table(host.owner, "part-du-chef", [guest.id])
         page.wait_for_function("() => window.notes.length === 1")
         invited = _said(language, "You are invited to a table")
