@@ -21,13 +21,15 @@
 
   function say() {
     if (!status) return;
-    var busy = null, lost = false;
+    var busy = null, lost = false, on = false;
     Object.keys(streams).forEach(function (url) {
       var stream = streams[url];
+      if (stream.state === "on") on = true;
       if (stream.state === "lost") lost = true;
       if (stream.state === "busy") { lost = true; busy = Math.max(busy || 0, stream.busyFor); }
     });
-    document.documentElement.dataset.live = lost ? "off" : "on";
+    // "on" only while events come: a page with no stream (204) or a lost one polls instead.
+    document.documentElement.dataset.live = on && !lost ? "on" : "off";
     // The region stays in the page, empty when all is well, so that screen readers announce the change.
     var text = !lost ? "" : busy !== null ? status.dataset.busy.replace("{s}", busy) : status.dataset.offline;
     if (status.textContent !== text) status.textContent = text;
