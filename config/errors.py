@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -11,7 +12,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.defaults import bad_request, page_not_found, permission_denied, server_error
 from rest_framework import status
 from rest_framework.response import Response
@@ -24,6 +25,50 @@ from config.outages import answer_outage, outage_body, outage_code, outage_heade
 from games.part_du_chef.errors import RulesError
 
 log = logging.getLogger(__name__)
+
+# Django's get_object_or_404 (DRF's too) says "No SubmittedBot matches the given query.": the class name
+# is ours, not the readers'. A 404 for a model says what people call the thing instead, in the API here
+# (English, as every API message) and on the pages through web's `missing_thing` filter (translated).
+DJANGO_NOT_FOUND = re.compile(r"^No (\w+) matches the given query\.$")
+PEOPLES_WORDS = {
+    "SubmittedBot": "no bot with this id",
+    "BotVersion": "no version of this bot with this number",
+    "BotSeat": "no bot seat with this id",
+    "BotComparison": "no bot comparison with this id",
+    "ComparisonDeal": "no comparison deal with this id",
+    "Player": "no player with this id",
+    "Match": "no match with this id",
+    "MatchSeat": "no seat with this number in this match",
+    "ArenaEntry": "no arena entry with this id",
+    "Tournament": "no tournament with this id",
+    "TournamentEntry": "no entry with this id in this tournament",
+    "TournamentGame": "no game with this id in this tournament",
+    "LiveGame": "no table with this id",
+    "FriendlyTable": "no table with this id",
+    "TableSeat": "no seat with this number at this table",
+    "ChatMessage": "no chat message with this id",
+    "ChatReport": "no report with this id",
+    "Rating": "no rating for this player in this game",
+    "RatingChange": "no rating change with this id",
+    "RatingBucket": "no rating range like this",
+    "IdempotencyKey": "no request with this Idempotency-Key",
+    "User": "no account with this id",
+    "Token": "no token like this",
+}
+
+
+def missing_model(exc: BaseException | None) -> str | None:
+    """The model a Django 404 did not find (its class name), or None for any other 404."""
+    found = DJANGO_NOT_FOUND.match(str(exc)) if isinstance(exc, Http404) else None
+    return found[1] if found else None
+
+
+def not_found_detail(exc: BaseException | None) -> str | None:
+    """A model's 404 in people's words ("no bot with this id"), or None for any other 404."""
+    model = missing_model(exc)
+    if model is None:
+        return None
+    return PEOPLES_WORDS.get(model, "nothing was found with this id")
 
 
 def _refusal(message: str, code: str, params: Mapping[str, str | int]) -> dict[str, Any]:
@@ -93,6 +138,8 @@ def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response 
     if domain is not None:
         set_rollback()  # as DRF does for its own errors: nothing of a refused request is kept
         return domain
+    if (detail := not_found_detail(exc)) is not None:
+        return Response({"detail": detail}, status=status.HTTP_404_NOT_FOUND)
     response = exception_handler(exc, context)
     if response is None:
         log.exception("unhandled error in %s", context.get("view"))
@@ -141,5 +188,8 @@ def internal_error(request: HttpRequest) -> HttpResponse:
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Unknown paths (a non-numeric id included) answer JSON 404 under /api/, the HTML page elsewhere."""
     if _api(request):
-        return JsonResponse({"detail": f"no such resource: {request.path}"}, status=404)
+        detail = not_found_detail(exception) or f"no such resource: {request.path}"
+        return JsonResponse({"detail": detail}, status=404)
+    # The page says what is missing in the reader's language (web's `missing_thing` filter reads the
+    # exception's message, which Django gives the template).
     return page_not_found(request, exception or Exception("not found"))

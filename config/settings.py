@@ -315,6 +315,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context.playing",
+                "web.context.languages",
             ]
         },
     }

@@ -1,6 +1,7 @@
 """The chat at a table: who may say what on which channel, who reads which, and reports to the staff.
 
 Messages are capped (`MAX_LENGTH`) and throttled per person (`BURST` messages in `BURST_SECONDS`),
+carry no link (refused, with the reason said: a table's chat is no place for spam or phishing), are
 stored as plain text (pages escape them), announced on the table's live channel once committed (the
 event names no text: pages fetch what they may read), and never part of a game's record.
 """
@@ -8,6 +9,7 @@ event names no text: pages fetch what they may read), and never part of a game's
 from __future__ import annotations
 
 import logging
+import re
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -23,14 +25,19 @@ log = logging.getLogger(__name__)
 MAX_LENGTH = 300
 BURST = 5
 BURST_SECONDS = 10
+# An address a browser or a chat app would follow: a scheme, "www.", or a name under a common top-level
+# domain ("example.com/..."); words with a dot inside ("e.g.", "3.5") are not links.
+LINK = re.compile(
+    r"(?i)\b(?:[a-z][a-z0-9+.-]*://|www\.)\S|\b[a-z0-9-]+\.(?:com|net|org|io|ly|gg|me|co|info|xyz|ru|fr|no)\b(?:/|\s|$)"
+)
 
 
 class ChatRefused(PlayError):
-    """A message that cannot be said: empty, too long, too many too fast."""
+    """A message that cannot be said: empty, too long, with a link, too many too fast."""
 
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
-        self.reason = reason  # "empty", "long" or "fast", for the page to say in its language
+        self.reason = reason  # "empty", "long", "link" or "fast", for the page to say in its language
 
 
 def _seated(match_id: int, player: Player | None) -> bool:
@@ -62,6 +69,8 @@ def say(match: Match, player: Player, text: str) -> ChatMessage:
         raise ChatRefused("say something", "empty")
     if len(text) > MAX_LENGTH:
         raise ChatRefused(f"a message has at most {MAX_LENGTH} characters", "long")
+    if LINK.search(text):
+        raise ChatRefused("a message carries no link", "link")
     key = f"chat-burst:{player.id}"
     cache.add(key, 0, BURST_SECONDS)
     if cache.incr(key) > BURST:

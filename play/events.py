@@ -3,9 +3,11 @@
 The play actions say what they did by calling `publish_on_commit(event)` inside their transaction (as
 Zulip's actions call `send_event_on_commit`): a decision taken and who took it, a resignation, a table
 formed or over, a friendly table's invitation answered. Nothing is inferred from saved rows. Once the
-transaction commits, the event goes out as a small JSON message on Redis pub/sub, on the channel of a
+transaction commits, the event is appended as a small JSON message to a Redis stream, the channel of a
 table (its players and spectators) or of a player (a person's lobby); `web.streams` relays the channels
-to browsers. A rolled-back action publishes nothing.
+to browsers. A channel keeps its last `KEPT_EVENTS` events for `KEPT_SECONDS` after the last one, so a
+page that lost its connection is sent what it missed when it comes back (`Last-Event-ID`). A
+rolled-back action publishes nothing.
 
 An event carries no hidden information (ids, turn numbers and causes only): a page fetches what it may
 show through its usual views. Without Redis nothing is published and the pages poll; a publish that
@@ -34,6 +36,10 @@ log = logging.getLogger(__name__)
 
 # A game lasts minutes; a header key that missed its table's end is forgotten after this long.
 PLAYING_SECONDS = 6 * 3600
+# What a channel keeps for a page coming back: a few minutes of a busy table's moves, and an hour after
+# the last event (a page away longer is told to read its state again instead).
+KEPT_EVENTS = 200
+KEPT_SECONDS = 3600
 
 
 def _prefix() -> str:
@@ -152,6 +158,11 @@ def _send(channel: str, message: dict[str, Any]) -> None:
     if client is None:
         return
     try:
-        client.publish(channel, json.dumps(message))
+        # One round trip: the event (its id is the stream's, what the pages resume from) and the
+        # channel's life, renewed by each event; the oldest events go past KEPT_EVENTS.
+        pipe = client.pipeline(transaction=False)
+        pipe.xadd(channel, {"data": json.dumps(message)}, maxlen=KEPT_EVENTS, approximate=True)
+        pipe.expire(channel, KEPT_SECONDS)
+        pipe.execute()
     except redis.RedisError as exc:
         log.warning("live update on %s not published: %s", channel, exc)

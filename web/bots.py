@@ -29,6 +29,21 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+# The Validation cell's one line; the rest of the reason, a compiler's output, waits behind a disclosure.
+SUMMARY_CHARS = 160
+
+
+def validation_summary(reason: str, build_log: str) -> tuple[str, str]:
+    """A version's validation reason as the page shows it: its first line, short, and what more there is
+    to read (the build log when the build failed, else the rest of the reason; "" when nothing)."""
+    lines = reason.strip().splitlines()
+    first = lines[0].strip() if lines else ""
+    summary = first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1].rstrip() + "…"
+    if build_log:
+        return summary, build_log
+    return summary, reason.strip() if reason.strip() != summary else ""
+
+
 def _hold_back_logs(seats: list[BotSeat]) -> None:
     """What a bot wrote may name the pizzas it saw: blank while the secrecy rule holds its match back."""
     reasons = held_back_reasons(seat.match for seat in seats)
@@ -102,6 +117,8 @@ def owner_bots(user: Any) -> list[dict[str, Any]]:
             version.build_log = next(  # type: ignore[attr-defined]  # shown by the page only
                 (str(entry["build"]) for entry in version.log if isinstance(entry, dict) and entry.get("build")), ""
             )
+            summary, details = validation_summary(version.reason, version.build_log)  # type: ignore[attr-defined]
+            version.summary, version.details = summary, details  # type: ignore[attr-defined]  # shown by the page only
         status = bot.status_given(versions)
         out.append(
             {

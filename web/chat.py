@@ -48,6 +48,8 @@ def messages(request: HttpRequest, match_id: int) -> HttpResponse:
 def _refusal(reason: str) -> str:
     if reason == "long":
         return _("A message has at most %(n)d characters.") % {"n": chat.MAX_LENGTH}
+    if reason == "link":
+        return _("Links cannot be sent in the chat: say it in words.")
     if reason == "fast":
         return _("Not so fast: at most %(n)d messages in %(s)d seconds.") % {"n": chat.BURST, "s": chat.BURST_SECONDS}
     return _("Write something first.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 
 from play.events import playing_table
@@ -21,3 +22,9 @@ def playing(request: HttpRequest) -> dict[str, Any]:
 
     # Templates call it only where they show it.
     return {"playing_table": table}
+
+
+def languages(request: HttpRequest) -> dict[str, Any]:
+    """The language menu: each language named in its own words (settings.LANGUAGES), never translated
+    into the page's language, so that a reader finds theirs whatever the page speaks."""
+    return {"site_languages": settings.LANGUAGES}

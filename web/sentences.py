@@ -27,7 +27,7 @@ class Seats:
 
     def __call__(self, seat: int) -> str:
         if not 0 <= seat < len(self.names):
-            return _("seat %(n)d") % {"n": seat}
+            return _("seat %(n)d") % {"n": seat + 1}
         if seat == self.viewer:
             return _("%(name)s (you)") % {"name": self.names[seat]}
         return str(self.names[seat])

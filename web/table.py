@@ -18,8 +18,8 @@ from web import gamelog, notices, pizza, sentences
 
 
 def seat_marks(table: TableState) -> list[str]:
-    # Seats are numbered from 0 wherever a person reads them, as in the API, the protocol and the logs.
-    return [str(seat) for seat in range(len(table.players))]
+    # People count seats from 1 to N, as the rules do; the API, the protocol and the logs count from 0.
+    return [str(seat + 1) for seat in range(len(table.players))]
 
 
 def context(table: TableState) -> dict[str, Any]:

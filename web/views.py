@@ -220,7 +220,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         step = len(frames) - 1
     frame = frames[step]
-    marks = [str(seat) for seat in range(len(seats))]  # from 0, as in the API, the protocol and the logs
+    marks = [str(seat + 1) for seat in range(len(seats))]  # 1 to N, as the rules count; the API counts from 0
     rings = []
     for index, ring_slices in enumerate(record["pizzas"]):
         ids = [s["id"] for s in ring_slices]

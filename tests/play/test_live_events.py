@@ -4,7 +4,6 @@ took it, a resignation, a table formed and over, a friendly table's invitation a
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -24,19 +23,21 @@ from tests.play.conftest import cut
 
 
 class Listener:
+    """Reads a channel's stream from its newest event on, as a page connecting now would."""
+
     def __init__(self, channel: str) -> None:
-        self.pubsub = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe(channel)
-        self.pubsub.get_message(timeout=1)  # the subscription's own confirmation
+        self.client = redis.Redis.from_url(settings.REDIS_URL)
+        self.channel = channel
+        newest = self.client.xrevrange(channel, count=1)
+        self.last = newest[0][0] if newest else b"0-0"
 
     def next(self) -> dict[str, Any] | None:
         """The next event, or None when none comes within three seconds."""
-        deadline = time.monotonic() + 3
-        while time.monotonic() < deadline:
-            message = self.pubsub.get_message(timeout=0.2)
-            if message is not None:
-                return json.loads(message["data"])  # type: ignore[no-any-return]  # JSON of our own events
-        return None
+        found = self.client.xread({self.channel: self.last}, count=1, block=3000)
+        if not found:
+            return None
+        self.last, fields = found[0][1][0]
+        return json.loads(fields[b"data"])  # type: ignore[no-any-return]  # JSON of our own events
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ def listen() -> Iterator[Callable[[str], Listener]]:
 
     yield make
     for listener in opened:
-        listener.pubsub.close()
+        listener.client.close()
 
 
 def _live(match_id: int) -> LiveGame:

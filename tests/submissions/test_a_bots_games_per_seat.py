@@ -49,8 +49,8 @@ def test_the_seat_summary_counts_rated_games_per_table_size_and_seat_for_the_own
     page.force_login(owner)
     body = page.get("/my-bots/").content.decode()
     assert '<table class="board seats">' in body
-    # Seats are shown from 0, as in the API, the protocol, the logs and `replay --seat`: the two-player
-    # tables' first seat, 2 games, mean placing 1.5.
-    assert "Seat (0 is the first)" in body
-    assert "<tr><td>2</td><td>0</td><td>2</td><td>1.50</td></tr>" in body
-    assert "<tr><td>3</td><td>1</td><td>0</td><td>—</td></tr>" in body
+    # The page counts seats 1 to N, as the rules do (the API above, the protocol and `replay --seat`
+    # count from 0): the two-player tables' first seat, 2 games, mean placing 1.5.
+    assert "Seat (0 is the first)" not in body
+    assert "<tr><td>2</td><td>1</td><td>2</td><td>1.50</td></tr>" in body
+    assert "<tr><td>3</td><td>2</td><td>0</td><td>—</td></tr>" in body

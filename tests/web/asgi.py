@@ -14,15 +14,16 @@ import uvicorn
 from config.asgi import application
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
 @contextmanager
-def asgi_site() -> Iterator[str]:
-    port = _free_port()
+def asgi_site(port: int | None = None) -> Iterator[str]:
+    """The site until the block ends; `port` to serve again where a stopped site was."""
+    port = port or free_port()
     config = uvicorn.Config(
         application, host="127.0.0.1", port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
     )

@@ -44,8 +44,15 @@ def test_an_owner_uploads_a_bot_on_the_page_and_sees_it_become_active(
     page.locator("form.new-version button[type=submit]").click()
     page.wait_for_selector("tr.version >> text=broken.c", timeout=15000)
     assert _validate_when_uploaded("carla-c", 2).status == "rejected"
-    page.wait_for_selector("details.build-log[open] pre", timeout=15000)
-    log = page.locator("details.build-log pre").first.inner_text()
+    # The Validation cell says it in one line; the compiler's output waits behind "Build log".
+    page.wait_for_selector("tr.version td.validation details.build-log", timeout=15000)
+    cell = page.locator("tr.version td.validation").first
+    summary = cell.locator(".validation-summary").text_content()
+    assert summary is not None and "\n" not in summary and len(summary) <= 160, summary
+    assert summary.startswith("the C build failed") and "main.c:3" not in summary, summary
+    assert not cell.locator("details.build-log pre").is_visible()
+    cell.locator("details.build-log summary").click()
+    log = cell.locator("details.build-log pre").inner_text()
     assert "main.c:2:13: error: expected" in log
     shot(page, "bot-upload-build-log")
 

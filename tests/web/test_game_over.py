@@ -62,7 +62,10 @@ def test_the_header_and_home_page_lead_to_the_game_in_progress(django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         match = create_live_match(game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[ann, ben], seed=29)
     home = client.get("/").content.decode()
-    link = f'<a class="playing" href="/play/{match.id}/" data-table="{match.id}">Your game: table {match.id}</a>'
+    link = (
+        f'<a class="playing" href="/play/{match.id}/" data-table="{match.id}" aria-label="Your game: table {match.id}">'
+        f'<span class="long">Your game: table {match.id}</span><span class="short">Table {match.id}</span></a>'
+    )
     assert link in home
     assert f"Back to your game in progress (table {match.id})" in home
     assert client.get("/me/").url == f"/players/{ann.id}/"

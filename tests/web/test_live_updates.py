@@ -25,20 +25,29 @@ from tests.web.asgi import asgi_site
 from tests.web.browsing import shot, sign_up
 
 
-def _listen(channel: str) -> Any:
-    pubsub = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(channel)
-    pubsub.get_message(timeout=1)  # the subscription's own confirmation
-    return pubsub
+class _Channel:
+    """Reads a channel's stream from its newest event on, as a page connecting now would."""
+
+    def __init__(self, channel: str) -> None:
+        self.client = redis.Redis.from_url(settings.REDIS_URL)
+        self.channel = channel
+        newest = self.client.xrevrange(channel, count=1)
+        self.last = newest[0][0] if newest else b"0-0"
+
+    def close(self) -> None:
+        self.client.close()
 
 
-def _next(pubsub: Any) -> dict[str, Any] | None:
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        message = pubsub.get_message(timeout=0.2)
-        if message is not None:
-            return json.loads(message["data"])  # type: ignore[no-any-return]
-    return None
+def _listen(channel: str) -> _Channel:
+    return _Channel(channel)
+
+
+def _next(listener: _Channel) -> dict[str, Any] | None:
+    found = listener.client.xread({listener.channel: listener.last}, count=1, block=3000)
+    if not found:
+        return None
+    listener.last, fields = found[0][1][0]
+    return json.loads(fields[b"data"])  # type: ignore[no-any-return]
 
 
 @pytest.mark.django_db

@@ -62,5 +62,5 @@ def test_with_one_portion_left_it_is_chosen_and_the_seat_and_the_placing_have_tw
 @pytest.mark.django_db
 def test_the_replay_lists_its_players_in_seat_order(finished_match: Any) -> None:
     body = Client().get(f"/matches/{finished_match.id}/").content.decode()
-    players = body[body.index('class="board scores"') : body.index("</table>", body.index('class="board scores"'))]
-    assert re.findall(r"<tr><td>(\d)</td>", players) == ["0", "1", "2"]  # seats as the API and logs number them
+    players = body[body.index('class="board scores') : body.index("</table>", body.index('class="board scores'))]
+    assert re.findall(r"<tr><td>(\d)</td>", players) == ["1", "2", "3"]  # seats 1 to N, as the rules count them

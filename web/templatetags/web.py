@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
@@ -53,3 +54,42 @@ def index(items: Any, position: int) -> Any:
         return items[position]
     except (IndexError, TypeError, KeyError):
         return ""
+
+
+# What a page's 404 says was not found, in the reader's language: the things Django's get_object_or_404
+# names by their class ("No SubmittedBot matches the given query."; the API's words: config.errors).
+MISSING = {
+    "SubmittedBot": _("No bot with this id."),
+    "BotVersion": _("No version of this bot with this number."),
+    "BotSeat": _("No bot seat with this id."),
+    "BotComparison": _("No bot comparison with this id."),
+    "ComparisonDeal": _("No comparison deal with this id."),
+    "Player": _("No player with this id."),
+    "Match": _("No match with this id."),
+    "MatchSeat": _("No seat with this number in this match."),
+    "ArenaEntry": _("No arena entry with this id."),
+    "Tournament": _("No tournament with this id."),
+    "TournamentEntry": _("No entry with this id in this tournament."),
+    "TournamentGame": _("No game with this id in this tournament."),
+    "LiveGame": _("No table with this id."),
+    "FriendlyTable": _("No table with this id."),
+    "TableSeat": _("No seat with this number at this table."),
+    "ChatMessage": _("No chat message with this id."),
+    "ChatReport": _("No report with this id."),
+    "Rating": _("No rating for this player in this game."),
+    "RatingChange": _("No rating change with this id."),
+    "RatingBucket": _("No rating range like this."),
+    "IdempotencyKey": _("No request with this Idempotency-Key."),
+    "User": _("No account with this id."),
+    "Token": _("No token like this."),
+}
+_DJANGO_NOT_FOUND = re.compile(r"^No (\w+) matches the given query\.$")
+
+
+@register.filter
+def missing_thing(exception: object) -> str:
+    """The 404's missing thing in words ("No bot with this id."), or "" when the 404 names none."""
+    found = _DJANGO_NOT_FOUND.match(str(exception or ""))
+    if not found:
+        return ""
+    return str(MISSING.get(found[1], _("Nothing was found with this id.")))

@@ -63,10 +63,16 @@
       fetch(box.dataset.sayUrl, {
         method: "POST", body: new FormData(form), credentials: "same-origin",
         headers: { "X-Requested-With": "fetch" },
-      }).then(function (r) { return r.json(); }).then(function (answer) {
+      }).then(function (r) {
+        if (r.status >= 500) throw { status: r.status };
+        return r.json();
+      }).then(function (answer) {
         error.textContent = answer.ok ? "" : answer.error;
         if (answer.ok) { form.elements.text.value = ""; load(); }
-      }).catch(function () {});
+      }).catch(function (failure) {
+        // Never silent: the message stays in the field, and the person is told why.
+        error.textContent = failure && failure.status ? box.dataset.serverError : box.dataset.offline;
+      });
     });
   }
 

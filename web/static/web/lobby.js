@@ -32,15 +32,15 @@
       .catch(function () {});
   }
 
-  if (window.EventSource && box.dataset.eventsUrl) {
-    var source = new EventSource(box.dataset.eventsUrl);
-    source.addEventListener("ready", function () { streaming = true; document.documentElement.dataset.live = "on"; pollQueue(); refreshInvitations(); });
-    source.onmessage = function (message) {
-      var event = JSON.parse(message.data);
-      if (event.type === "table") goTo(event.match);
-      else if (event.type === "lobby") refreshInvitations();
-    };
-    source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
+  if (window.arenaLive) {
+    window.arenaLive.listen(box.dataset.eventsUrl, {
+      ready: function () { streaming = true; pollQueue(); refreshInvitations(); },
+      down: function () { streaming = false; },
+      message: function (event) {
+        if (event.type === "table") goTo(event.match);
+        else if (event.type === "lobby") refreshInvitations();
+      }
+    });
   }
   // The time waited in the queue, counted here between polls.
   var wait = document.getElementById("queue-wait");

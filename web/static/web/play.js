@@ -210,6 +210,14 @@
     if (change) change.hidden = false;
   }
 
+  // What went wrong with a request, in the person's words: no answer at all (offline), or the server's
+  // error (busy: try again in Retry-After seconds, or in a moment).
+  function trouble(failure) {
+    if (!failure || !failure.status) return panel.dataset.offline;
+    var seconds = parseInt(failure.retryAfter || "", 10);
+    return isNaN(seconds) ? panel.dataset.serverError : panel.dataset.busy.replace("{s}", seconds);
+  }
+
   function send(form) {
     var button = form.querySelector("button[type=submit]");
     var counter = document.getElementById("gap-count");
@@ -226,10 +234,14 @@
       body: new FormData(form),
       headers: { "X-Requested-With": "fetch", "X-CSRFToken": csrf() },
       credentials: "same-origin",
-    }).then(function (response) { return response.json(); }).then(function (answer) {
+    }).then(function (response) {
+      // A server that answered with an error is not a lost connection: it says so, and when to retry.
+      if (response.status >= 500) throw { status: response.status, retryAfter: response.headers.get("Retry-After") };
+      return response.json();
+    }).then(function (answer) {
       if (!answer.ok) { unprepare(); showError(answer.error, answer.field); if (button) button.disabled = false; return; }
       refresh(true);
-    }).catch(function () { showError(panel.dataset.offline); if (button) button.disabled = false; });
+    }).catch(function (failure) { showError(trouble(failure)); if (button) button.disabled = false; });
   }
 
   var again = false;
@@ -303,19 +315,15 @@
   // Pushed updates: each move is announced on the table's stream; polling stays as the fallback,
   // rarer while the stream is open.
   var streaming = false;
-  if (window.EventSource && panel.dataset.eventsUrl) {
-    var source = new EventSource(panel.dataset.eventsUrl);
-    source.addEventListener("ready", function () {
-      streaming = true; document.documentElement.dataset.live = "on"; refresh(false);
-      window.dispatchEvent(new CustomEvent("table-chat"));
+  if (window.arenaLive) {
+    window.arenaLive.listen(panel.dataset.eventsUrl, {
+      ready: function () { streaming = true; refresh(false); window.dispatchEvent(new CustomEvent("table-chat")); },
+      down: function () { streaming = false; },
+      message: function (event) {
+        if (event.type === "chat") { window.dispatchEvent(new CustomEvent("table-chat")); return; }
+        refresh(false);
+      }
     });
-    source.onmessage = function (message) {
-      var event = {};
-      try { event = JSON.parse(message.data); } catch (e) { /* an update all the same */ }
-      if (event.type === "chat") { window.dispatchEvent(new CustomEvent("table-chat")); return; }
-      refresh(false);
-    };
-    source.onerror = function () { streaming = false; document.documentElement.dataset.live = "off"; };
   }
   bind();
   var ticks = 0;

@@ -27,13 +27,16 @@
   function load() {
     if (onLobby) return;  // the lobby lists them itself, at its top
     fetch(box.dataset.url, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
       .then(function (html) {
-        if (html.trim() === box.innerHTML.trim()) return;
-        box.innerHTML = html;
+        if (html.trim() !== box.innerHTML.trim()) box.innerHTML = html;
+        // The invitations the page opened with are known, even when there were none (an empty bar):
+        // every one after them is news, the first one included.
         var tables = Array.prototype.map.call(box.querySelectorAll("li.invitation"), function (li) { return li.dataset.table; });
         if (known !== null && tables.some(function (t) { return known.indexOf(t) < 0; })) notify(box.dataset.invited, "/play/");
         known = tables;
+        // Counted for whoever waits on the bar (tests, scripts): one more reading of the notices.
+        box.dataset.loaded = String(+(box.dataset.loaded || 0) + 1);
       })
       .catch(function () {});
   }
@@ -46,12 +49,10 @@
     });
   }
 
-  if (window.EventSource && box.dataset.eventsUrl) {
-    var source = new EventSource(box.dataset.eventsUrl);
-    source.addEventListener("ready", function () { box.dataset.listening = "on"; load(); });
-    source.onmessage = function (message) {
-      var event = {};
-      try { event = JSON.parse(message.data); } catch (e) { return; }
+  var listening = window.arenaLive && window.arenaLive.listen(box.dataset.eventsUrl, {
+    ready: function () { box.dataset.listening = "on"; load(); },
+    down: function (why) { box.dataset.listening = "off"; if (why === "none") load(); },
+    message: function (event) {
       if (event.type === "lobby") load();
       else if (event.type === "your-turn") {
         var here = window.location.pathname === "/play/" + event.match + "/";
@@ -63,8 +64,7 @@
         }
         if (!here || document.hidden) notify(text, url);
       }
-    };
-  } else {
-    load();
-  }
+    }
+  });
+  if (!listening) load();
 })();
