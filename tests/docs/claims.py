@@ -274,6 +274,8 @@ def check_dotted(line: Line) -> list[str]:
             continue
         if re.search(r"\.(org|com|net|io|dev|local)$", segment):
             continue  # a host name
+        if re.search(r"\.(js|css|html|json|md|txt|po|mo|sh|toml|cfg)$", segment):
+            continue  # a file named without its folder ("play.js"), not a module's attribute
         parts = segment.split(".")
         if not (ROOT / parts[0] / "__init__.py").is_file():
             continue  # not one of the project's packages
