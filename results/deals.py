@@ -1,0 +1,75 @@
+"""The tables of a duplicate deal: claimed together, played side by side in lockstep, committed together."""
+
+from __future__ import annotations
+
+import threading
+
+from django.conf import settings
+
+from arena import runner
+from arena.claims import claim_group
+from arena.models import Match, MatchSeat
+from botclient.lockstep import Lockstep
+from common.outages import retrying
+from results.outcomes import Outcomes, play_or_give_back, retry_until
+
+
+def run_deal(match_id: int) -> str:
+    """The tables of match_id's duplicate deal: claimed together, played side by side, committed together.
+
+    Every table plays on a thread of its own, held in lockstep (botclient.lockstep): no seat at
+    any table is asked about pizza k before every table of the deal has reached it, so a bot that
+    sits at several tables of the deal, and remembers, learns nothing another table has not shown.
+    Outages are ridden out as by `results.batches.run_matches`.
+    """
+    until = retry_until()
+    claimed = retrying(lambda: claim_group(match_id), until=until, what=f"claiming the deal of match {match_id}")
+    return play_or_give_back(match_id, claimed, until, _play_deal)
+
+
+def _play_deal(match_id: int | None, attempts: dict[int, int], until: float) -> str:
+    matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
+    order = sorted(attempts)
+    # The seats' bots are made here, where the database is at hand; the threads only play.
+    bots = {pk: runner.seat_bots([seat.player for seat in seats[pk]], matches[pk].seed, match_id=pk) for pk in order}
+    lockstep = Lockstep(len(order))
+    games: dict[int, runner.PlayedGame | Exception] = {}
+
+    def play_table(table: int, pk: int) -> None:
+        match = matches[pk]
+        try:
+            games[pk] = runner.play(
+                match.game,
+                [seat.player for seat in seats[pk]],
+                match.seed,
+                match.options,
+                move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
+                match_id=pk,
+                pace=lockstep.pacer(table),
+                bots=bots[pk],
+            )
+        except Exception as exc:  # the failure of one table is that table's (below)
+            games[pk] = exc
+        finally:
+            lockstep.done(table)
+
+    threads = [
+        threading.Thread(target=play_table, args=(table, pk), name=f"deal-table-{pk}", daemon=True)
+        for table, pk in enumerate(order)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    outcomes = Outcomes(attempts, until)
+    for pk in order:
+        outcomes.add(matches[pk], seats[pk], games[pk])
+    return outcomes.settle(match_id)
+
+
+def _read(ids: list[int]) -> tuple[dict[int, Match], dict[int, list[MatchSeat]]]:
+    matches = Match.objects.in_bulk(ids)
+    seats: dict[int, list[MatchSeat]] = {}
+    for seat in MatchSeat.objects.filter(match_id__in=ids).select_related("player").order_by("seat"):
+        seats.setdefault(seat.match_id, []).append(seat)
+    return matches, seats
