@@ -2,7 +2,7 @@
 
 `run_matches` (the `arena.play_match` task) claims its match and up to `ARENA_CLAIM_BATCH - 1`
 other queued built-in bot matches; `play_queued` (the `arena.play_queued` task, one message for many
-matches: `arena.claims.offer_work`) claims up to `ARENA_CLAIM_BATCH` queued built-in bot matches and
+matches: `arena.claims.offer_work`) claims up to `ARENA_LEASE_BATCH` queued built-in bot matches and
 no match of its own. Either way the claim and the read of the matches, seats and players are one
 round trip, the games are played outside any transaction (`arena.runner`), and the played ones are
 committed together (`results.commit`), one transaction for the batch.
@@ -21,6 +21,24 @@ from common.outages import retrying
 from results.commit import committed_here
 from results.deals import run_deal
 from results.outcomes import Outcomes, play_or_give_back, retry_until
+
+# Seconds per game in this process's last batch: a lease takes no more matches than its budget
+# (ARENA_CLAIM_BATCH_SECONDS) is likely to play, so slow bots' matches are not claimed only to be given back.
+_pace: dict[str, float] = {}
+
+
+def _budget_seconds() -> float:
+    """How long a batch starts new games: its results wait for its last one."""
+    return min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
+
+
+def lease_size(limit: int) -> int:
+    """Up to `limit`, as many matches as the budget plays at this process's last pace (one more: the
+    budget is checked before each game)."""
+    per_game = _pace.get("game", 0.0)
+    if per_game <= 0:
+        return limit
+    return max(1, min(limit, int(_budget_seconds() / per_game) + 1))
 
 
 def run_match(match_id: int) -> str:
@@ -62,7 +80,7 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
 
 
 def play_queued(limit: int | None = None) -> str:
-    """Lease up to `limit` (ARENA_CLAIM_BATCH) queued built-in bot matches, play them, commit them at once.
+    """Lease up to `limit` (ARENA_LEASE_BATCH) queued built-in bot matches, play them, commit them at once.
 
     The matches have no message of their own (`arena.claims.offer_work` sent this one for them all):
     a lease that takes a full batch offers the rest of the queue to the next worker at once, before
@@ -70,11 +88,10 @@ def play_queued(limit: int | None = None) -> str:
     the chain; a match queued after it offers work again. Outages are ridden out as by `run_matches`.
     Returns how many of the leased matches ended which way.
     """
-    if limit is None:
-        limit = int(settings.ARENA_CLAIM_BATCH)
+    size = lease_size(int(settings.ARENA_LEASE_BATCH) if limit is None else limit)
     until = retry_until()
-    claimed = retrying(lambda: claim_queued(limit), until=until, what="leasing queued matches")
-    if len(claimed.claims) >= limit:
+    claimed = retrying(lambda: claim_queued(size), until=until, what="leasing queued matches")
+    if len(claimed.claims) >= size:
         offer_work()
     return play_or_give_back(None, claimed.claims, until, partial(_play_claimed, claimed))
 
@@ -82,10 +99,12 @@ def play_queued(limit: int | None = None) -> str:
 def _play_claimed(claimed: Claimed, match_id: int | None, attempts: dict[int, int], until: float) -> str:
     matches, seats = claimed.matches, claimed.seats
     # A batch's results wait for its last game: they are held back at most about this long.
-    budget = time.monotonic() + min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
+    started = time.monotonic()
+    budget = started + _budget_seconds()
     # The task's own match first: it is the one its message asked for.
     order = sorted(attempts, key=lambda pk: (pk != match_id, pk))
     outcomes = Outcomes(attempts, until)
+    played = 0
     for index, pk in enumerate(order):
         if index > 0 and time.monotonic() > budget:
             later = [(pk, attempts[pk]) for pk in order[index:]]
@@ -104,5 +123,8 @@ def _play_claimed(claimed: Claimed, match_id: int | None, attempts: dict[int, in
             )
         except Exception as exc:  # an outage or a failure of the game or a bot: sorted out by `Outcomes.add`
             game = exc
+        played += 1
         outcomes.add(match, seats[pk], game)
+    if played:
+        _pace["game"] = (time.monotonic() - started) / played
     return outcomes.settle(match_id)

@@ -15,8 +15,15 @@ from arena.matches import create_match
 from arena.models import Match, Player
 from ratings.ledger import verify_ratings
 from ratings.models import Rating, RatingChange
-from results.batches import play_queued, run_match, run_matches
+from results import batches
+from results.batches import lease_size, play_queued, run_match, run_matches
 from results.tasks import play_match
+
+
+@pytest.fixture(autouse=True)
+def _no_pace_from_earlier_games() -> None:
+    """A lease's size follows this process's last games (results.batches.lease_size): each test starts afresh."""
+    batches._pace.clear()
 
 
 def _queue(players, count: int, seed: int = 5) -> list[Match]:
@@ -216,3 +223,18 @@ def test_a_lease_of_queued_work_leaves_matches_with_other_seats_to_their_own_tas
     Player.objects.filter(pk=players[2].pk).update(builtin="")
     assert play_queued(limit=8) == "finished 1"
     assert _statuses([theirs, first]) == [("queued", 0), ("finished", 1)]
+
+
+@pytest.mark.django_db
+def test_a_lease_takes_no_more_matches_than_its_budget_plays_at_the_last_games_pace(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH_SECONDS = 1.0
+    settings.ARENA_LEASE_BATCH = 32
+    assert lease_size(32) == 32  # no game played yet in this process
+    batches._pace["game"] = 0.5  # slow bots: two games fill the budget, a third starts at its edge
+    assert lease_size(32) == 3
+    matches = _queue(make_bots(5), 5)
+    assert play_queued() == "finished 3"
+    assert _statuses(matches) == [("finished", 1)] * 3 + [("queued", 0)] * 2
+    # Fast games again: the next lease is as large as the setting allows.
+    assert batches._pace["game"] < 0.5
+    assert play_queued() == "finished 2"
