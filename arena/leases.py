@@ -155,6 +155,43 @@ class Lease:
             return won, attempt, rows
         return won, None, rows
 
+    def lease_queued(
+        self, limit: int, extra_filter: str = "", read: str = ""
+    ) -> tuple[list[tuple[int, int]], list[tuple[Any, ...]]]:
+        """Claim up to `limit` queued rows with attempts left, oldest first, none of them the caller's own:
+        one conditional UPDATE ... RETURNING, in one round trip; ([(pk, attempt won)], the rows of `read`).
+
+        The rows are the `claim_and_read` candidates (queued, attempts left, `extra_filter` on
+        `candidate`, SKIP LOCKED: it never waits for a lock), each checked again by the UPDATE once
+        it holds the row, so two claimers never win the same attempt. `read`, if given, is a SELECT
+        over `won` (the claimed rows as updated), run by the same statement.
+        """
+        now = timezone.now()
+        table = connection.ops.quote_name(self.model._meta.db_table)
+        started = f", {connection.ops.quote_name(self.started_field)} = %s" if self.started_field else ""
+        max_attempts = self.max_attempts()
+        # The candidates are picked once (a materialized CTE): a subquery with LIMIT under IN may be
+        # run again per row, and then takes more than `limit` rows.
+        picked = (
+            f"WITH picked AS MATERIALIZED (SELECT candidate.id FROM {table} candidate"
+            " WHERE candidate.status = %s AND candidate.attempt < %s"
+            + (f" AND ({extra_filter})" if extra_filter else "")
+            + " ORDER BY candidate.id LIMIT %s FOR UPDATE SKIP LOCKED)"
+        )
+        update = (
+            f"UPDATE {table} SET status = %s, attempt = attempt + 1, lease_expires_at = %s{started}"
+            f" FROM picked WHERE {table}.id = picked.id AND {table}.status = %s AND {table}.attempt < %s"
+            f" RETURNING {table}." + ("*" if read else "id, attempt")
+        )
+        params: list[Any] = [self.queued, max_attempts, limit, self.running]
+        params += [now + timedelta(seconds=self.lease_seconds()), *([now] if self.started_field else [])]
+        params += [self.queued, max_attempts]
+        sql = f"{picked}, won AS ({update}) {read}" if read else f"{picked} {update}"
+        statement = (sql, params)
+        # Not durable, as `claim_and_read`: a claim that a crash of PostgreSQL undoes is simply queued again.
+        rows = run_together([statement], durable=False)[0]
+        return sorted({(int(row[0]), int(row[1])) for row in rows}), rows
+
     def unclaim(self, claims: Sequence[tuple[int, int]], *, resend: Collection[int] = ()) -> list[int]:
         """Give back rows claimed but never started: queued again with the attempt each had before.
 

@@ -2,7 +2,7 @@
 
 A match is created queued (the service plays it: its play task is sent on commit) or, for a table
 with people, running from the start with no lease. What happens next: `arena.claims` (taking a
-queued match for one attempt), `results.finish` (playing and committing it), `arena.sweeper`.
+queued match for one attempt), `results.batches` (playing it), `results.commit` (committing it), `arena.sweeper`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
-from arena.claims import MATCH_LEASE, dispatch_match
+from arena.claims import MATCH_LEASE, dispatch_match, dispatch_queued
 from arena.errors import NotYourChoice, RequestError
 from arena.models import Match, MatchSeat, Player
 from arena.seats import Where, challenge_refusal, check
@@ -161,7 +161,7 @@ def create_match(
     its play task sent on commit unless `dispatch` is False (the caller plays it in-process).
     `seed` comes from the creator (refused where a person sits); `service_seed` is one the service
     itself fixes (a known deal for tests and benchmarks), never taken from a request.
-    `deal_group` joins the tables of one duplicate deal: they are played in lockstep (results.finish).
+    `deal_group` joins the tables of one duplicate deal: they are played in lockstep (results.deals).
     `challenger`: the account whose request names the players (check_seating).
     """
     if kind not in Match.Kind.values:
@@ -195,6 +195,7 @@ def create_match(
         MatchSeat.objects.bulk_create(
             [MatchSeat(match=match, seat=seat, player=player) for seat, player in enumerate(seating.players)]
         )
-        if dispatch and not live:
+        # Built-in bots' matches are offered as queued work (one message leases many); others get their own.
+        if dispatch and not live and not dispatch_queued(seating.players, deal_group):
             dispatch_match(match.id)
     return match

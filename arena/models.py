@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from arena.packed import PackedJSONField
 from common.skeleton import skeleton
 from games.part_du_chef.bots import BOT_NAMES
 
@@ -106,7 +107,8 @@ class Match(models.Model):
     # Its play message was taken by a task while another task's batch held the match: if that batch
     # gives it back unplayed, its message must be sent again (else the one still queued will do).
     unsent = models.BooleanField(default=False)
-    record = models.JSONField(null=True, blank=True)
+    # The game record (games/part_du_chef/record.py), kept compressed; read as a dict, as a jsonb column was.
+    record = PackedJSONField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -120,7 +122,7 @@ class Match(models.Model):
     # Taken inside the committing transaction, after the rating rows are locked.
     finished_at = models.DateTimeField(null=True, blank=True)
     # The tables of one duplicate deal share it: they are claimed, played in lockstep and committed
-    # together (results.finish), so no bot learns at one table what another has not shown yet.
+    # together (results.deals), so no bot learns at one table what another has not shown yet.
     deal_group = models.UUIDField(null=True, blank=True)
 
     class Meta:

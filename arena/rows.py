@@ -21,6 +21,8 @@ import psycopg
 from django.db import connection, models, transaction
 
 ModelT = TypeVar("ModelT", bound=models.Model)
+# One SQL statement and its parameters, to run with others (`run_together`).
+Statement = tuple[str, Sequence[Any]]
 
 
 def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]) -> int:
@@ -97,6 +99,8 @@ def _records(names: Sequence[str], values: Sequence[Sequence[Any]]) -> str:
 
 
 def _json_default(value: object) -> str:
+    if isinstance(value, bytes | memoryview):
+        return "\\x" + bytes(value).hex()  # bytea's hex input form
     if isinstance(value, datetime | date | UUID | Decimal):
         return value.isoformat() if isinstance(value, datetime | date) else str(value)
     raise TypeError(f"cannot write {type(value).__name__} through jsonb_to_recordset")

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.broker import waiting_messages
-from arena.claims import MATCH_LEASE, dispatch_match, give_up
+from arena.claims import MATCH_LEASE, dispatch_match, give_up, offer_work, queued_work, work_offered
 from arena.models import Match
 
 log = logging.getLogger(__name__)
@@ -20,7 +20,9 @@ def sweep_stuck_matches() -> dict[str, int]:
 
     A queued match is re-sent at most once per deadline, the deadline doubling with each resend.
     While the broker still holds as many waiting messages as there are queued matches, none is
-    lost: the matches just wait their turn in a backlog, and nothing is re-sent.
+    lost: the matches just wait their turn in a backlog, and nothing is re-sent. The matches a lease
+    of queued work takes share one message, the offer of work (`arena.claims.offer_work`): while it
+    waits in the broker they are deferred; once it is lost, work is offered again, one message for them all.
     """
     now = timezone.now()
     retried = failed = resent = deferred = 0
@@ -35,8 +37,20 @@ def sweep_stuck_matches() -> dict[str, int]:
                 dispatch_match(match_id)
                 retried += 1
     due = MATCH_LEASE.due_for_resend(now)
+    leased = queued_work([match_id for match_id, _ in due]) if due else set()
+    if leased:
+        # A lease of queued work takes these: their message is the offer of work, one for them all.
+        backlog = waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE)
+        if work_offered() and backlog > 0:
+            deferred += len(leased)
+        else:
+            for match_id, resends in due:
+                if match_id in leased and MATCH_LEASE.mark_resent(match_id, resends, now):
+                    resent += 1
+            offer_work(renew=True)
+        due = [(match_id, resends) for match_id, resends in due if match_id not in leased]
     if due:
-        queued = Match.objects.filter(status=Match.Status.QUEUED).count()
+        queued = Match.objects.filter(status=Match.Status.QUEUED).count() - len(leased)
         backlog = waiting_messages(settings.CELERY_TASK_DEFAULT_QUEUE)
         # At most this many queued matches can be without a message in the broker.
         missing = max(0, queued - backlog)

@@ -68,7 +68,7 @@ def main() -> None:
     from matchmaking.house import house_players
     from matchmaking.house import ladder as house_ladder
     from ratings.models import Rating
-    from results.finish import run_match
+    from results.batches import run_match
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:

@@ -1,8 +1,10 @@
 """Where a rated match's time goes in the service, next to the same game played in process.
 
 Queues `--matches` rated matches of built-in bots (2 to 5 seats among `--players` bot players) and
-runs the play task's body (`results.finish.run_matches`, what a Celery worker calls, claiming up to
-`--batch` matches per call) for each, one after another in this process, once as is and once more
+runs the play task's body as a Celery worker would, in this process: the lease of queued work
+(`results.batches.play_queued`, up to `--batch` matches per call) until the queue is empty, or with
+`--per-match` the task each match's own message would run (`results.batches.run_matches`, claiming up
+to `--batch` matches per call) for each match in turn; once as is and once more
 (the same tables queued again) under cProfile; then plays the same games (same players, seeds, bots)
 with `arena.runner.play` alone. Prints the service's time per match as a ratio to the game alone, and
 the cumulative time of each phase of a match: claiming, loading, playing, committing (with the rating
@@ -10,7 +12,8 @@ transaction and the leaderboard index inside it). What a Celery worker adds on t
 round trip, the task's bookkeeping, several workers competing for the rating rows) is the difference
 between this ratio and `bench/rated_matches.py`'s.
 
-    python bench/match_profile.py [--matches 200] [--batch 1] [--players 40] [--seats 2-5] [--bots random]
+    python bench/match_profile.py [--matches 200] [--batch 8] [--per-match] [--players 40] [--seats 2-5]
+                                  [--bots random]
 
 Uses its own database (`<DATABASE_URL name>_bench_profile`, created when missing) and queue.
 """
@@ -33,12 +36,14 @@ GAME = "part-du-chef"
 
 # (label, file ending, function): the phases of a match, as the profile names them.
 PHASES = (
-    ("the task's body, all of it", "results/finish.py", "run_matches"),
+    ("the tasks' bodies, all of them", "results/batches.py", "play_queued"),
+    ("the tasks' bodies, each match's own message (--per-match)", "results/batches.py", "run_matches"),
     ("a glance at its match (one plain SELECT)", "arena/claims.py", "glance"),
     ("claim and read: one round trip", "arena/claims.py", "claim_and_read"),
+    ("lease queued work and read it: one round trip", "arena/claims.py", "claim_queued"),
     ("play the game (arena.runner.play)", "arena/runner.py", "play"),
-    ("commit: the whole transaction", "results/finish.py", "commit_results"),
-    ("  rating: lock rows, Elo (ratings.ledger.rate_deferred)", "ratings/ledger.py", "rate_deferred"),
+    ("commit: the whole transaction", "results/commit.py", "commit_results"),
+    ("  rating: lock rows, Elo, all the writes (ratings.ledger.rate)", "ratings/ledger.py", "rate"),
     ("  match_committed receivers", "django/dispatch/dispatcher.py", "send"),
     ("  leaderboard index (Redis, on commit)", "ratings/leaderboard/index.py", "apply"),
     ("several statements in one round trip (arena.rows.run_together)", "arena/rows.py", "run_together"),
@@ -53,7 +58,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--seats", default="2-5")
     parser.add_argument("--bots", default="random")
-    parser.add_argument("--batch", type=int, default=1, help="matches a task claims at once (ARENA_CLAIM_BATCH)")
+    parser.add_argument("--batch", type=int, default=8, help="matches a task claims at once (ARENA_CLAIM_BATCH)")
+    parser.add_argument("--per-match", action="store_true", help="run each match's own task, not leases of work")
     parser.add_argument("--top", type=int, default=25, help="functions listed by their own time")
     args = parser.parse_args()
 
@@ -73,7 +79,7 @@ def main() -> None:
     from arena import runner
     from arena.matches import create_match
     from arena.models import Match, Player
-    from results.finish import run_matches
+    from results.batches import play_queued, run_matches
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
@@ -100,8 +106,12 @@ def main() -> None:
         started = time.perf_counter()
         if profile is not None:
             profile.enable()
-        for pk in ids:
-            run_matches(pk, extra=args.batch - 1)
+        if args.per_match:
+            for pk in ids:
+                run_matches(pk, extra=args.batch - 1)
+        else:
+            while play_queued(limit=args.batch) != "not claimed":
+                pass
         if profile is not None:
             profile.disable()
         seconds = time.perf_counter() - started
@@ -123,7 +133,8 @@ def main() -> None:
     table: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]  # pstats keeps its table undeclared
     per_match = 1000 / len(tables)
     print(f"machine: {machine()}; {len(tables)} rated matches, {args.seats} seats, {args.bots} bots, one process\n")
-    print(f"service (the task's body, up to {args.batch} match(es) per call): {service * per_match:.2f} ms per match")
+    how = "each match's own task" if args.per_match else "leases of queued work"
+    print(f"service ({how}, up to {args.batch} match(es) per call): {service * per_match:.2f} ms per match")
     print(f"the same games in process (arena.runner.play): {alone * per_match:.2f} ms per match")
     print(f"ratio service / in process: {service / alone:.1f}x")
     print(f"under cProfile: {profiled * per_match:.2f} ms per match, the phases below\n")
@@ -135,7 +146,7 @@ def main() -> None:
             (row[1], row[3]) for (file, _, name), row in table.items() if name == function and file.endswith(ending)
         ]
         phases[label] = (sum(calls for calls, _ in found), sum(seconds for _, seconds in found))
-    total = phases[PHASES[0][0]][1]
+    total = phases[PHASES[0][0]][1] + phases[PHASES[1][0]][1]
     for label, (calls, cumulative) in phases.items():
         share = f"{cumulative / total:.0%}" if total else "-"
         print(f"| {label} | {calls} | {cumulative * per_match:.2f} | {share} |")

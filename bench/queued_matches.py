@@ -2,7 +2,8 @@
 
 1,000 bot matches are queued (rated, so every result moves the ratings) at a rate above what two
 Celery workers play, so a backlog builds up; one of the workers is killed with SIGKILL and restarted
-every few seconds, and Celery beat runs the sweepers. Every play-task message published is counted
+every few seconds, and Celery beat runs the sweepers. Every play-task message published (each match's
+own `arena.play_match`, and the offers of queued work, `arena.play_queued`, one for many matches) is counted
 (a `before_task_publish` hook in this process, which creates the matches, and in the workers, which
 re-send them, increments a bench-only Redis key), and so is every delivery at task start (a
 `task_prerun` hook of this script's worker wrapper), duplicates and deliveries that find the match
@@ -31,7 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PLAY_TASK = "arena.play_match"
+# Each match's own play task, and a lease of queued work (one message for many built-in bots' matches).
+PLAY_TASKS = ("arena.play_match", "arena.play_queued")
 
 
 def bench_database_url() -> str:
@@ -49,7 +51,7 @@ def count_publishes() -> None:
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
 
     def count(sender: object = None, **kwargs: object) -> None:
-        if sender == PLAY_TASK:
+        if sender in PLAY_TASKS:
             client.incr(key)
 
     before_task_publish.connect(count, weak=False)
@@ -67,7 +69,7 @@ def run_worker(argv: list[str]) -> None:
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
 
     def count(sender: object = None, **kwargs: object) -> None:
-        if getattr(sender, "name", "") == PLAY_TASK:
+        if getattr(sender, "name", "") in PLAY_TASKS:
             client.incr(key)
 
     task_prerun.connect(count, weak=False)

@@ -51,27 +51,35 @@ PLAYER_PREFIX = "bench-"
 
 # -- the worker: a plain `celery worker`, noting when each play task ends -----------------------------
 
-PLAY_TASK = "arena.play_match"  # the same name in every tree compared
+# The play tasks: each match's own (the same name in every tree compared), and a lease of queued work
+# (one message for many matches, in trees that have it).
+PLAY_TASKS = ("arena.play_match", "arena.play_queued")
 
 
 def run_worker(argv: list[str]) -> None:
-    """`celery worker` with `argv`; every play task that ends counts in Redis with its end time, so that a
-    round lasts until the last message is consumed, the tasks that find their match played included."""
+    """`celery worker` with `argv`; every play task that starts and ends counts in Redis (with its end
+    time), so that a round lasts until the last message is consumed, the tasks that find their match
+    played included."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import redis
     from celery.bin.celery import main as celery_main
-    from celery.signals import task_postrun
+    from celery.signals import task_postrun, task_prerun
 
     key = os.environ["BENCH_TASKS_KEY"]
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
 
+    def started(sender: object = None, **kwargs: object) -> None:
+        if getattr(sender, "name", "") in PLAY_TASKS:
+            client.incr(f"{key}:started")
+
     def ended(sender: object = None, **kwargs: object) -> None:
-        if getattr(sender, "name", "") == PLAY_TASK:
+        if getattr(sender, "name", "") in PLAY_TASKS:
             pipe = client.pipeline()
             pipe.incr(f"{key}:count")
             pipe.set(f"{key}:last", repr(time.time()))
             pipe.execute()
 
+    task_prerun.connect(started, weak=False)
     task_postrun.connect(ended, weak=False)
     # As `python -m celery -A config worker ...` (a usage error exits 2 with Celery's own message).
     sys.argv = ["celery", "-A", "config", "worker", *argv]
@@ -170,7 +178,7 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
 
     tasks_key = f"bench-rated-matches-tasks-{os.getpid()}"
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    client.delete(f"{tasks_key}:count", f"{tasks_key}:last")
+    client.delete(f"{tasks_key}:count", f"{tasks_key}:last", f"{tasks_key}:started")
     log = open(args.log, "ab")  # noqa: SIM115  (closed below, after the worker)
     worker = subprocess.Popen(
         [
@@ -199,12 +207,24 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
         ) as progress:
             task = progress.add_task("play", total=len(ids))
             deadline = time.monotonic() + 900
+            # A tree that sends each match a message of its own ends a task per match at least.
+            own_messages = not hasattr(importlib.import_module("arena.claims"), "offer_work")
+            quiet = 0
             while True:
                 done = rows.filter(status__in=["finished", "failed"]).count()
                 progress.update(task, completed=done)
-                # Every match over, and every message consumed: each match's own (ids) and any sent again.
+                # Every match over, and every message consumed: each match's own or the offers of work,
+                # and any sent again; no play task running (twice in a row: one may be on its way).
                 ended = int(client.get(f"{tasks_key}:count") or 0)
-                if done >= len(ids) and ended >= len(ids) and client.llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0:
+                running = int(client.get(f"{tasks_key}:started") or 0) - ended
+                settled = (
+                    done >= len(ids)
+                    and ended >= (len(ids) if own_messages else 1)
+                    and running == 0
+                    and client.llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0
+                )
+                quiet = quiet + 1 if settled else 0
+                if quiet >= 2:
                     break
                 if worker.poll() is not None:
                     log.flush()
@@ -224,7 +244,7 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
     # From the first claim to the end of the last play task: the tasks that found their match played
     # by another task's batch cost the service too, even after the last commit.
     last = max(span["last"].timestamp(), float(client.get(f"{tasks_key}:last") or 0))
-    client.delete(f"{tasks_key}:count", f"{tasks_key}:last")
+    client.delete(f"{tasks_key}:count", f"{tasks_key}:last", f"{tasks_key}:started")
     return {
         "matches": len(ids),
         "seconds": last - span["first"].timestamp(),

@@ -2,7 +2,7 @@
 
 A task that meets one (PostgreSQL restarted or its backend terminated, Redis restarted) has done
 nothing wrong: it reconnects and carries on, and nothing it was working on is counted against the
-work (no attempt of a match is used up by an outage; see `results.finish`).
+work (no attempt of a match is used up by an outage; see `results.outcomes`).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 class TaskName(StrEnum):
     PLAY_MATCH = "arena.play_match"
+    PLAY_QUEUED = "arena.play_queued"
     SWEEP_STUCK_MATCHES = "arena.sweep_stuck_matches"
     MATCHMAKING_TICK = "arena.matchmaking_tick"
     PLAY_TURN = "play.play_turn"

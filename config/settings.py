@@ -159,6 +159,9 @@ ARENA_MATCH_LEASE_SECONDS = env_float("ARENA_MATCH_LEASE_SECONDS", 120.0)
 ARENA_MATCH_MAX_ATTEMPTS = env_int("ARENA_MATCH_MAX_ATTEMPTS", 3)
 # A play task claims, plays and commits up to this many queued built-in bot matches at once.
 ARENA_CLAIM_BATCH = env_int("ARENA_CLAIM_BATCH", 8)
+# A lease of queued work (one message for many built-in bot matches) takes up to this many at once,
+# fewer where the last games were slow (results.batches.lease_size).
+ARENA_LEASE_BATCH = env_int("ARENA_LEASE_BATCH", 32)
 # ... but starts no other match once this long has passed (its results wait for the whole batch).
 ARENA_CLAIM_BATCH_SECONDS = env_float("ARENA_CLAIM_BATCH_SECONDS", 1.0)
 # A queued match whose message may have been lost is re-sent after this long.

@@ -4,7 +4,7 @@ The game of an interactive match lives in a LiveGame row as its record so far. E
 that row, rebuilds the state by replaying the record, checks the decision's turn number, applies the
 action and saves the record again, all in one transaction; the next decision is then handed to a
 Celery task (a bot's move, or the turn clock of a person). A finished game is committed through
-`results.finish.commit_result`, the same path as every other match, so it is rated exactly once.
+`results.commit.commit_result`, the same path as every other match, so it is rated exactly once.
 
 Each decision records who took it (`LiveGame.decided_by`), and each action publishes what happened
 on commit (`play.events`): a decision and its cause, a resignation, a table formed or over.
@@ -34,7 +34,7 @@ from games.part_du_chef.bots import get_bot
 from games.registry import get_game
 from play import botseats, events
 from play.models import LiveGame
-from results.finish import commit_result
+from results.commit import commit_result
 
 log = logging.getLogger(__name__)
 

@@ -7,16 +7,23 @@ that the ratings and deviations follow from the match results.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from arena.models import Match, MatchSeat, Player
-from arena.rows import insert_statement, instance, run_together, select_columns, update_rows, update_statement
+from arena.rows import (
+    Statement,
+    insert_statement,
+    instance,
+    run_together,
+    select_columns,
+    update_rows,
+    update_statement,
+)
 from ratings import buckets
 from ratings.elo import (
     INITIAL_DEVIATION,
@@ -71,22 +78,11 @@ def _lock_rows(game: str, players: Sequence[Player]) -> dict[int, Rating]:
     return {row.player_id: row for row in (instance(Rating, values) for values in locked)}
 
 
-def rate(results: Sequence[GameResult]) -> dict[tuple[int, int], SeatChange]:
+Changes = dict[tuple[int, int], SeatChange]
+
+
+def rate(results: Sequence[GameResult], *, along: Callable[[Changes], Sequence[Statement]] | None = None) -> Changes:
     """Move the ratings of these rated matches once each, in the given order; the changes written.
-
-    `rate_deferred` with its writes run at once.
-    """
-    changes, writes = rate_deferred(results)
-    run_together(writes)
-    return changes
-
-
-def rate_deferred(
-    results: Sequence[GameResult],
-) -> tuple[dict[tuple[int, int], SeatChange], list[tuple[str, Sequence[Any]]]]:
-    """Move the ratings of these rated matches once each, in the given order: the changes, and the
-    statements that write them, which the caller runs in this same transaction before it commits (with
-    its own writes, in one round trip: `arena.rows.run_together`).
 
     Must run inside the transaction that commits the results. The rating rows of every match are
     locked first, all at once, per game in ascending player id: batches that share players queue up
@@ -94,10 +90,22 @@ def rate_deferred(
     order its players see), one ledger row per seat; a second rating of a match breaks the unique
     (match, player) of the ledger and fails the whole transaction. Each player's deviation first
     grows by its idle time, then the game's rating and deviation come from ratings.elo.rate_game.
-    The rating rows, the histogram and the leaderboard index (on commit) are written once for the batch.
+    The ledger rows, the rating rows and the histogram are written here, once for the batch, and the
+    leaderboard index follows on commit.
 
-    Returns ({(match id, player id): SeatChange}, the writes).
+    `along`: the caller's own writes, made from the changes (a finisher's matches and seats), sent
+    after the ratings' in the same round trip (`arena.rows.run_together`).
+
+    Returns {(match id, player id): SeatChange}.
     """
+    changes, writes = _rate(results)
+    extra = along(changes) if along is not None else ()
+    run_together([*writes, *extra])
+    return changes
+
+
+def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[Statement]]:
+    """The changes of `rate`, and the statements that write them."""
     if not results:
         return {}, []
     by_game: dict[str, list[Player]] = {}
@@ -144,7 +152,7 @@ def rate_deferred(
             row.updated_at = now
         touched.update({(match.game, player.id): player for player in result.players})
     # Ledger rows first (a second rating of a match fails there), then the histogram, then the rows.
-    writes: list[tuple[str, Sequence[Any]]] = [insert_statement(RatingChange, ledger)]
+    writes: list[Statement] = [insert_statement(RatingChange, ledger)]
     for game, game_moves in sorted(moves.items()):
         bucket_write = buckets.move_statement(game, game_moves)
         if bucket_write is not None:

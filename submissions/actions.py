@@ -26,7 +26,7 @@ from arena.seeds import draw_seed
 from botclient.http import PrivateEndpoint, UnsafeEndpoint, check_endpoint, parse_endpoint, resolve_checked
 from common.task_names import TaskName
 from ratings.ledger import reset_provisional
-from results.finish import run_match
+from results.batches import run_match
 from sandbox import BundleRejected, SandboxBusy, SandboxUnavailable
 from sandbox.build import BuildFailed
 from sandbox.languages import ACCEPTED

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from arena.matches import create_match
 from arena.models import Match, Player
-from results.finish import run_match
+from results.batches import run_match
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.db import IntegrityError
 from arena.matches import create_match
 from arena.models import Match
 from ratings.models import Rating, RatingChange
-from results.finish import run_match
+from results.batches import run_match
 
 
 @pytest.mark.django_db

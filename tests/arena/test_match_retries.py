@@ -12,7 +12,7 @@ from arena.matches import create_match
 from arena.models import Match, Player
 from arena.sweeper import sweep_stuck_matches
 from ratings.models import RatingChange
-from results.finish import run_match
+from results.batches import run_match
 
 
 def _expire(match_id: int) -> None:

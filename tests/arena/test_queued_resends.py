@@ -11,9 +11,10 @@ from celery import current_app
 from django.conf import settings
 from django.utils import timezone
 
+from arena.claims import dispatch_match
 from arena.dispatch import queue_of
 from arena.matches import create_match
-from arena.models import Match
+from arena.models import Match, Player
 from arena.sweeper import sweep_stuck_matches
 from common.task_names import TaskName
 from tests.support import wait_until
@@ -28,9 +29,17 @@ def _bots_match(make_bots) -> Match:
     return create_match(game="part-du-chef", kind="friendly", player_ids=[p.id for p in players], seed=5)
 
 
+def _submitted_bots_match(make_bots) -> Match:
+    """A match with its own message: one of its seats is no built-in bot (turned into one once queued)."""
+    match = _bots_match(make_bots)
+    Player.objects.filter(pk=match.seats.first().player_id).update(builtin="")
+    dispatch_match(match.id)  # the message such a match is sent when queued (arena.matches.create_match)
+    return match
+
+
 @pytest.mark.django_db
 def test_each_resend_of_a_lost_message_doubles_the_next_deadline(make_bots, empty_queue) -> None:
-    match = _bots_match(make_bots)
+    match = _submitted_bots_match(make_bots)
     interval = float(settings.ARENA_QUEUED_RESEND_SECONDS)
     waits = []
     for expected_resends in (1, 2, 3):
@@ -46,7 +55,7 @@ def test_each_resend_of_a_lost_message_doubles_the_next_deadline(make_bots, empt
 
 @pytest.mark.django_db(transaction=True)
 def test_matches_waiting_behind_a_backlog_are_not_sent_twice(make_bots, empty_queue) -> None:
-    matches = [_bots_match(make_bots) for _ in range(3)]  # committed: three play messages wait in the broker
+    matches = [_bots_match(make_bots) for _ in range(3)]  # committed: their offer of work waits in the broker
     _expire(*(match.id for match in matches))
     assert sweep_stuck_matches() == {"retried": 0, "failed": 0, "resent": 0, "deferred": 3}
     assert set(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("resends", flat=True)) == {0}
@@ -54,9 +63,12 @@ def test_matches_waiting_behind_a_backlog_are_not_sent_twice(make_bots, empty_qu
 
 @pytest.mark.django_db(transaction=True)
 def test_only_as_many_matches_as_have_no_message_are_sent_again(make_bots, empty_queue) -> None:
-    matches = [_bots_match(make_bots) for _ in range(3)]
+    matches = [_submitted_bots_match(make_bots) for _ in range(3)]
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
+        client.delete(empty_queue)
+        for match in matches:
+            client.rpush(empty_queue, str(match.id))  # the three messages, standing in for the real ones
         client.rpop(empty_queue)  # a worker died holding one of the three messages
     finally:
         client.close()
@@ -64,6 +76,25 @@ def test_only_as_many_matches_as_have_no_message_are_sent_again(make_bots, empty
     counts = sweep_stuck_matches()
     assert (counts["resent"], counts["deferred"]) == (1, 2)
     assert sorted(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("resends", flat=True)) == [0, 0, 1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_built_in_bot_matches_whose_offer_of_work_was_lost_are_offered_again_in_one_message(
+    make_bots, empty_queue
+) -> None:
+    matches = [_bots_match(make_bots) for _ in range(3)]
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        assert client.llen(empty_queue) == 1  # one offer of work for the three
+        _expire(*(match.id for match in matches))
+        assert sweep_stuck_matches()["deferred"] == 3  # it still waits in the broker
+        client.rpop(empty_queue)  # a worker died holding it
+        assert sweep_stuck_matches() == {"retried": 0, "failed": 0, "resent": 3, "deferred": 0}
+        assert client.llen(empty_queue) == 1  # offered again, one message for them all
+        assert sweep_stuck_matches()["resent"] == 0  # their deadlines doubled, as any resend's
+    finally:
+        client.close()
+    assert set(Match.objects.filter(pk__in=[m.id for m in matches]).values_list("resends", flat=True)) == {1}
 
 
 @pytest.mark.django_db

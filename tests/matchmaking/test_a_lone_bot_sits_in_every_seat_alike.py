@@ -15,7 +15,7 @@ from arena.models import ArenaEntry, Match, MatchSeat, Player
 from matchmaking import matchmaker
 from matchmaking.entries import enter_arena
 from play.engine import create_live_match
-from results.finish import run_match
+from results.batches import run_match
 from tests.play.conftest import client_of
 
 GAME = "part-du-chef"

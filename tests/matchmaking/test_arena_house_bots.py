@@ -13,7 +13,7 @@ from games.part_du_chef.bots import BOT_NAMES, get_bot
 from matchmaking import matchmaker
 from matchmaking.entries import enter_arena
 from ratings.models import Rating
-from results.finish import run_match
+from results.batches import run_match
 
 GAME = "part-du-chef"
 LADDER = ("random", "greedy", "search-fast", "search")

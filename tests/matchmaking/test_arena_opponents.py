@@ -14,7 +14,7 @@ from arena.models import Match, Player
 from matchmaking import matchmaker
 from matchmaking.entries import enter_arena
 from matchmaking.meetings import count_meetings
-from results.finish import run_match
+from results.batches import run_match
 
 GAME = "part-du-chef"
 

@@ -12,7 +12,7 @@ from arena.models import ArenaEntry, Match
 from matchmaking import matchmaker
 from matchmaking.entries import enter_arena, leave_arena
 from ratings.models import Rating
-from results.finish import run_match
+from results.batches import run_match
 
 GAME = "part-du-chef"
 

@@ -12,7 +12,7 @@ from arena.models import Player
 from ratings import buckets, leaderboard
 from ratings.leaderboard import sql
 from ratings.models import Rating, RatingBucket
-from results.finish import run_match
+from results.batches import run_match
 
 GAME = "part-du-chef"
 

@@ -18,7 +18,7 @@ from ratings import buckets, leaderboard, ledger
 from ratings.leaderboard import index
 from ratings.models import Rating
 from ratings.tasks import rebuild_leaderboard
-from results.finish import run_match
+from results.batches import run_match
 from tests.support import wait_until
 
 GAME = "part-du-chef"

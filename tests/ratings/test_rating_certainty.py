@@ -13,7 +13,7 @@ from ratings.elo import INITIAL_DEVIATION, PROVISIONAL_DEVIATION
 from ratings.leaderboard import index
 from ratings.ledger import LedgerMismatch, replay_ledger, verify_ratings
 from ratings.models import Rating, RatingChange
-from results.finish import run_match
+from results.batches import run_match
 
 GAME = "part-du-chef"
 

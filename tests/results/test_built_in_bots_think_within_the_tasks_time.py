@@ -9,7 +9,7 @@ import pytest
 
 from arena.matches import create_match
 from arena.models import Match
-from results.finish import run_matches
+from results.batches import run_matches
 
 
 @pytest.mark.django_db

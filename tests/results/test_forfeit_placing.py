@@ -20,7 +20,7 @@ from games.part_du_chef import replay
 from games.part_du_chef.record import discrepancies
 from play.engine import create_live_match, play_turn, resign
 from play.models import LiveGame
-from results.finish import commit_result
+from results.commit import commit_result
 from tournaments import standings
 
 

@@ -6,16 +6,24 @@ import random
 import threading
 
 import pytest
+import redis
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from arena.claims import BUILTIN_ONLY, MATCH_LEASE, claim_batch, give_back
+from arena.claims import BUILTIN_ONLY, MATCH_LEASE, claim_batch, give_back, work_offered
 from arena.matches import create_match
 from arena.models import Match, Player
 from ratings.ledger import verify_ratings
 from ratings.models import Rating, RatingChange
-from results.finish import run_match, run_matches
+from results import batches
+from results.batches import lease_size, play_queued, run_match, run_matches
 from results.tasks import play_match
+
+
+@pytest.fixture(autouse=True)
+def _no_pace_from_earlier_games() -> None:
+    """A lease's size follows this process's last games (results.batches.lease_size): each test starts afresh."""
+    batches._pace.clear()
 
 
 def _queue(players, count: int, seed: int = 5) -> list[Match]:
@@ -129,7 +137,8 @@ def test_a_match_given_back_is_sent_again_only_if_a_task_used_up_its_message_mea
     assert run_matches(matches[2].id, extra=0) == "not claimed"
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert give_back(claimed[1:]) == [matches[2].id]
-    assert len(callbacks) == 1
+    # Its own message, and one offer of queued work for the others (a lease's matches have no message).
+    assert [getattr(callback, "__name__", "send") for callback in callbacks] == ["<lambda>", "offer_work"]
     assert _statuses(matches) == [("running", 1)] + [("queued", 0)] * 3
     assert not Match.objects.filter(unsent=True).exists()
 
@@ -175,3 +184,57 @@ def test_concurrent_batches_sharing_players_neither_deadlock_nor_rate_a_match_tw
     assert set(_statuses(matches)) == {("finished", 1)}
     assert RatingChange.objects.count() == sum(m.seats.count() for m in matches)
     _ratings_follow_from_the_ledger()
+
+
+@pytest.mark.django_db
+def test_built_in_bot_matches_are_offered_as_queued_work_with_one_message_for_many(
+    make_bots, settings, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        _queue(make_bots(5), 5)
+    assert [getattr(callback, "__name__", "") for callback in callbacks] == ["offer_work"] * 5
+    # One offer stands for them all: the first match's commit sent it, the others found it standing.
+    assert work_offered()
+    assert redis.Redis.from_url(settings.REDIS_URL).llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 1
+
+
+@pytest.mark.django_db
+def test_a_lease_of_queued_work_plays_the_oldest_matches_and_offers_the_rest_when_full(
+    make_bots, settings, django_capture_on_commit_callbacks
+) -> None:
+    matches = _queue(make_bots(5), 5)
+    assert play_queued(limit=3) == "finished 3"
+    # The lease took the offer and, full, offered the rest of the queue to the next worker at once.
+    assert work_offered()
+    assert _statuses(matches) == [("finished", 1)] * 3 + [("queued", 0)] * 2
+    assert play_queued(limit=3) == "finished 2"
+    assert not work_offered()  # the queue ran out: the chain ends
+    assert play_queued(limit=3) == "not claimed"
+    assert _statuses(matches) == [("finished", 1)] * 5
+    _ratings_follow_from_the_ledger()
+
+
+@pytest.mark.django_db
+def test_a_lease_of_queued_work_leaves_matches_with_other_seats_to_their_own_task(make_bots) -> None:
+    players = make_bots(3)
+    theirs = create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
+    first = create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
+    # A player with no built-in engine (a submitted bot) may take minutes to play.
+    Player.objects.filter(pk=players[2].pk).update(builtin="")
+    assert play_queued(limit=8) == "finished 1"
+    assert _statuses([theirs, first]) == [("queued", 0), ("finished", 1)]
+
+
+@pytest.mark.django_db
+def test_a_lease_takes_no_more_matches_than_its_budget_plays_at_the_last_games_pace(make_bots, settings) -> None:
+    settings.ARENA_CLAIM_BATCH_SECONDS = 1.0
+    settings.ARENA_LEASE_BATCH = 32
+    assert lease_size(32) == 32  # no game played yet in this process
+    batches._pace["game"] = 0.5  # slow bots: two games fill the budget, a third starts at its edge
+    assert lease_size(32) == 3
+    matches = _queue(make_bots(5), 5)
+    assert play_queued() == "finished 3"
+    assert _statuses(matches) == [("finished", 1)] * 3 + [("queued", 0)] * 2
+    # Fast games again: the next lease is as large as the setting allows.
+    assert batches._pace["game"] < 0.5
+    assert play_queued() == "finished 2"

@@ -15,7 +15,8 @@ from arena.matches import create_match
 from arena.models import Match
 from ratings.ledger import GameResult, rate
 from ratings.models import Rating, RatingChange
-from results.finish import commit_result, run_match
+from results.batches import run_match
+from results.commit import commit_result
 from results.tasks import play_match
 
 

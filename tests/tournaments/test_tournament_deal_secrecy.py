@@ -17,7 +17,8 @@ from arena import runner
 from arena.claims import claim_match
 from arena.models import Player
 from games.part_du_chef.deck import deal
-from results.finish import commit_result, run_deal
+from results.commit import commit_result
+from results.deals import run_deal
 from tests.leaks import api_client, assert_nothing_leaks, leaks, pizzas_after, web_client
 from tests.submitted_bots import worker_environment
 from tests.support import wait_until

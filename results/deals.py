@@ -1,0 +1,91 @@
+"""The tables of a duplicate deal: claimed together, played side by side in lockstep, committed together."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from django.conf import settings
+from django.db import connection
+
+from arena import runner
+from arena.claims import claim_group
+from arena.models import Match, MatchSeat
+from botclient import ServerBusy
+from botclient.lockstep import Lockstep
+from common.outages import retrying
+from results.outcomes import Outcomes, play_deadline, play_or_give_back, retry_until
+
+log = logging.getLogger(__name__)
+
+
+def run_deal(match_id: int) -> str:
+    """The tables of match_id's duplicate deal: claimed together, played side by side, committed together.
+
+    Every table plays on a thread of its own, held in lockstep (botclient.lockstep): no seat at
+    any table is asked about pizza k before every table of the deal has reached it, so a bot that
+    sits at several tables of the deal, and remembers, learns nothing another table has not shown.
+    Outages are ridden out as by `results.batches.run_matches`.
+    """
+    until = retry_until()
+    claimed = retrying(lambda: claim_group(match_id), until=until, what=f"claiming the deal of match {match_id}")
+    return play_or_give_back(match_id, claimed, until, _play_deal)
+
+
+def _play_deal(match_id: int | None, attempts: dict[int, int], until: float) -> str:
+    matches, seats = retrying(lambda: _read(list(attempts)), until=until, what="reading claimed matches")
+    order = sorted(attempts)
+    # The seats' bots are made here, where the database is at hand; the threads only play.
+    bots = {pk: runner.seat_bots([seat.player for seat in seats[pk]], matches[pk].seed, match_id=pk) for pk in order}
+    lockstep = Lockstep(len(order))
+    deadline = play_deadline(until)
+    games: dict[int, runner.PlayedGame | Exception] = {}
+
+    def play_table(table: int, pk: int) -> None:
+        match = matches[pk]
+        try:
+            games[pk] = runner.play(
+                match.game,
+                [seat.player for seat in seats[pk]],
+                match.seed,
+                match.options,
+                move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
+                match_id=pk,
+                pace=lockstep.pacer(table),
+                bots=bots[pk],
+                deadline=deadline,
+            )
+        except Exception as exc:  # the failure of one table is that table's (below)
+            games[pk] = exc
+        finally:
+            lockstep.done(table)
+            # The thread's own database connection, if its bots opened one: a thread's connection is
+            # never reused after it ends, so it would stay open (docs/deploy.md, "Database connections").
+            connection.close()
+
+    threads = [
+        threading.Thread(target=play_table, args=(table, pk), name=f"deal-table-{pk}", daemon=True)
+        for table, pk in enumerate(order)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    outcomes = Outcomes(attempts, until)
+    if any(isinstance(game, ServerBusy) for game in games.values()):
+        # A table the server could not start: the whole deal is given back and played again together,
+        # so that no table of it is ever played apart from the others (its seats learn nothing early).
+        log.warning("the deal of match %s is given back, the server is busy", match_id)
+        outcomes.server_busy(order)
+        return outcomes.settle(match_id)
+    for pk in order:
+        outcomes.add(matches[pk], seats[pk], games[pk])
+    return outcomes.settle(match_id)
+
+
+def _read(ids: list[int]) -> tuple[dict[int, Match], dict[int, list[MatchSeat]]]:
+    matches = Match.objects.in_bulk(ids)
+    seats: dict[int, list[MatchSeat]] = {}
+    for seat in MatchSeat.objects.filter(match_id__in=ids).select_related("player").order_by("seat"):
+        seats.setdefault(seat.match_id, []).append(seat)
+    return matches, seats
