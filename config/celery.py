@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_shutdown
 from django.conf import settings
 from django.db import close_old_connections
 from kombu.transport import TRANSPORT_ALIASES
@@ -31,3 +31,12 @@ def keep_or_close_connections(sender: Any = None, **kwargs: Any) -> None:
     A task run eagerly, inside its caller's transaction, leaves the caller's connection alone."""
     if not getattr(getattr(sender, "request", None), "is_eager", False):
         close_old_connections()
+
+
+@worker_process_shutdown.connect
+def close_kept_bots(**kwargs: Any) -> None:
+    """A worker child that ends stops the bots it kept for a next game: their slots and work folders go
+    back now, rather than with the sandbox's die-with-parent."""
+    from submissions.seats import close_kept_processes  # the apps are loaded only once the worker runs
+
+    close_kept_processes()

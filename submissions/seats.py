@@ -53,6 +53,15 @@ def get_sandbox() -> Sandbox:
         return box
 
 
+def close_kept_processes() -> None:
+    """Stop the bots' processes kept in this process for a next game (sandbox.kept), in every sandbox it
+    made: their slots and work folders go back as the process ends (a worker child's shutdown)."""
+    with _lock:
+        boxes = list(_sandboxes.values())
+    for box in boxes:
+        box.kept.close_all()
+
+
 def active_version(player: Player) -> BotVersion | None:
     return (
         BotVersion.objects.filter(bot_id=player.id, status=BotVersion.Status.ACTIVE, bot__retired_at__isnull=True)

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from sandbox.slots import processes_of
 from submissions import actions
-from submissions.seats import get_sandbox
+from submissions.seats import close_kept_processes
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTER_KITS = ROOT / "starter-kits"
@@ -69,7 +69,7 @@ def bot_settings(settings: Any, tmp_path_factory: pytest.TempPathFactory, _own_s
     settings.ARENA_BOT_VALIDATION_GAMES = 2
     yield settings
     # Bots kept for a next game are stopped with the process that kept them (here, or a worker that stopped).
-    get_sandbox().kept.close_all()
+    close_kept_processes()
     left = sandboxed_processes()
     deadline = time.monotonic() + 10
     while left and time.monotonic() < deadline:
