@@ -22,24 +22,11 @@ from .claims import (
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
-# docs/architecture.md's walk of a rated match is being rewritten with the restructuring of results/ and
-# ratings/: its two false claims are known, and the day they are gone this list must go too.
-KNOWN_ELSEWHERE = {
-    "docs/architecture.md": [
-        "`ratings/standings.py` does not exist",
-        "`ratings/leaderboard.py` does not exist",
-    ],
-}
-
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_every_path_command_and_setting_a_page_names_exists(page: Path):
     relative = page.relative_to(ROOT).as_posix()
     problems = check_page(relative, page.read_text())
-    known = KNOWN_ELSEWHERE.get(relative, [])
-    still = [claim for claim in known if any(problem.endswith(claim) for problem in problems)]
-    assert still == known, f"{relative} no longer says {set(known) - set(still)}: drop it from KNOWN_ELSEWHERE"
-    problems = [problem for problem in problems if not any(problem.endswith(claim) for claim in known)]
     assert problems == [], "\n".join(problems)
 
 
