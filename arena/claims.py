@@ -149,14 +149,6 @@ def glance(match_id: int) -> Glance | None:
     return Glance(status in (Match.Status.FINISHED, Match.Status.FAILED), bool(grouped))
 
 
-def claim_match(match_id: int) -> int | None:
-    """Take the match for one attempt. Returns the attempt number, or None if not ours to play."""
-    attempt, exhausted = MATCH_LEASE.claim(match_id)
-    if exhausted is not None:
-        give_up(match_id, exhausted, "the last attempt did not finish before its lease expired")
-    return attempt
-
-
 def give_up(match_id: int, attempt: int, reason: str) -> bool:
     failed = Match.objects.filter(
         pk=match_id, attempt=attempt, status__in=[Match.Status.RUNNING, Match.Status.QUEUED]
@@ -179,14 +171,6 @@ def release_after_error(match_id: int, attempt: int, reason: str) -> None:
             dispatch_match(match_id)
 
 
-def claim_batch(match_id: int, extra: int) -> list[tuple[int, int]]:
-    """Claim match_id and up to `extra` other queued built-in bot matches: [(match id, attempt)].
-
-    A match_id out of attempts is failed here, with the reason the lease gives.
-    """
-    return claim_and_read(match_id, extra).claims
-
-
 # The claimed matches (`won`) with their seats and players, read by the claim's own statement.
 _READ_CLAIMED = (
     f"SELECT won.id, won.attempt, {select_columns('won', Match)}, {select_columns('seat', MatchSeat)},"
@@ -205,7 +189,8 @@ class Claimed:
 
 
 def claim_and_read(match_id: int, extra: int) -> Claimed:
-    """`claim_batch`, with the claimed matches, their seats and players read by the claim's own statement.
+    """Claim match_id and up to `extra` other queued built-in bot matches, and read the claimed matches
+    with their seats and players by the claim's own statement.
 
     One round trip instead of three (claim, matches, seats); the rows are made into model
     instances directly (`Model.from_db`), without a queryset per batch.

@@ -36,7 +36,7 @@ class Lease:
     # The text column that keeps why the last attempt ended, if the model has one.
     error_field: str | None = None
     # A boolean column, if the model has one: the row's message was used up by a task that found the
-    # row held by another claimer's batch (see `claim_batch` and `unclaim`).
+    # row held by another claimer's batch (see `claim_and_read` and `unclaim`).
     unsent_field: str | None = None
 
     def resend_deadline(self, resends: int = 0, now: datetime | None = None) -> datetime:
@@ -73,11 +73,6 @@ class Lease:
             changes[self.started_field] = now
         won = self.model._default_manager.filter(self.claimable(now), pk=pk, attempt=attempt).update(**changes)
         return (attempt + 1 if won == 1 else None), None
-
-    def claim_batch(self, pk: int, extra: int, extra_filter: str = "") -> tuple[list[tuple[int, int]], int | None]:
-        """Claim `pk` and up to `extra` other queued rows at once: `claim_and_read` without the read."""
-        won, exhausted, _ = self.claim_and_read(pk, extra, extra_filter)
-        return won, exhausted
 
     def claim_and_read(
         self, pk: int, extra: int, extra_filter: str = "", read: str = ""

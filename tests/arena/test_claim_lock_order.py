@@ -12,9 +12,9 @@ import threading
 import psycopg
 from django.db import connection
 
-from arena.claims import claim_batch
 from arena.matches import create_match
 from arena.models import Match
+from tests.claims import claim_batch
 from tests.support import wait_until
 
 

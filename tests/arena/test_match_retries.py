@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from arena.claims import claim_match
 from arena.matches import create_match
 from arena.models import Match, Player
 from arena.sweeper import sweep_stuck_matches
 from ratings.models import RatingChange
 from results.batches import run_match
+from tests.claims import claim_match
 
 
 def _expire(match_id: int) -> None:

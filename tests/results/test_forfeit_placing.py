@@ -12,7 +12,6 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from arena import runner
-from arena.claims import claim_match
 from arena.matches import create_match
 from arena.models import Match, MatchSeat
 from arena.people import person_of
@@ -21,6 +20,7 @@ from games.part_du_chef.record import discrepancies
 from play.engine import create_live_match, play_turn, resign
 from play.models import LiveGame
 from results.commit import commit_result
+from tests.claims import claim_match
 from tournaments import standings
 
 

@@ -10,7 +10,7 @@ import redis
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from arena.claims import BUILTIN_ONLY, MATCH_LEASE, claim_batch, give_back, work_offered
+from arena.claims import BUILTIN_ONLY, MATCH_LEASE, give_back, work_offered
 from arena.matches import create_match
 from arena.models import Match, Player
 from ratings.ledger import verify_ratings
@@ -18,6 +18,7 @@ from ratings.models import Rating, RatingChange
 from results import batches
 from results.batches import lease_size, play_queued, run_match, run_matches
 from results.tasks import play_match
+from tests.claims import claim_batch
 
 
 @pytest.fixture(autouse=True)
@@ -100,7 +101,7 @@ def test_a_match_with_a_seat_that_is_not_a_built_in_bot_takes_no_other_match_wit
     slow = create_match(game="part-du-chef", kind="ranked", player_ids=[players[0].id, players[1].id])
     quick = create_match(game="part-du-chef", kind="ranked", player_ids=[players[1].id, players[2].id])
     Player.objects.filter(pk=players[0].pk).update(builtin="")
-    claimed, exhausted = MATCH_LEASE.claim_batch(slow.id, 7, BUILTIN_ONLY)
+    claimed, exhausted, _ = MATCH_LEASE.claim_and_read(slow.id, 7, BUILTIN_ONLY)
     assert (claimed, exhausted) == ([(slow.id, 1)], None)
     assert _statuses([slow, quick]) == [("running", 1), ("queued", 0)]
 

@@ -10,7 +10,6 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from arena import runner
-from arena.claims import claim_match
 from arena.matches import create_match
 from arena.models import Match
 from ratings.ledger import GameResult, rate
@@ -18,6 +17,7 @@ from ratings.models import Rating, RatingChange
 from results.batches import run_match
 from results.commit import commit_result
 from results.tasks import play_match
+from tests.claims import claim_match
 
 
 def _ranked(players, seed=11) -> Match:

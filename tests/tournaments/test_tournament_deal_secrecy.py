@@ -14,11 +14,11 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from arena import runner
-from arena.claims import claim_match
 from arena.models import Player
 from games.part_du_chef.deck import deal
 from results.commit import commit_result
 from results.deals import run_deal
+from tests.claims import claim_match
 from tests.leaks import api_client, assert_nothing_leaks, leaks, pizzas_after, web_client
 from tests.submitted_bots import worker_environment
 from tests.support import wait_until
