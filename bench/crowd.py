@@ -607,6 +607,7 @@ def main() -> None:
     parser.add_argument("--step-seconds", type=float, default=20.0)
     parser.add_argument("--p99-limit", type=float, default=300.0, help="ms: a ramp step holds below it, 0 errors")
     parser.add_argument("--baseline-seconds", type=float, default=40.0, help="one user of each kind alone, in all")
+    parser.add_argument("--warmup-seconds", type=float, default=6.0, help="a short crowd first, not measured")
     parser.add_argument("--outage-seconds", type=float, default=10.0)
     parser.add_argument("--max-connections", type=int, default=40, help="stop a step past this many connections")
     parser.add_argument("--people", type=int, default=150, help="seeded people (the crowd's people share them)")
@@ -684,6 +685,8 @@ def main() -> None:
                 "seed": seed,
                 "spawn_rate": spawn,
                 "steps": [
+                    # Not measured: each process's first requests (imports, templates, connections).
+                    {"label": "warm-up", "classes": KINDS, "users": len(KINDS), "seconds": args.warmup_seconds},
                     {
                         "label": "alone (1 user of each kind in turn)",
                         "classes": KINDS,
@@ -691,13 +694,13 @@ def main() -> None:
                         "seconds": args.baseline_seconds,
                         "in_turn": True,
                         "wait": [0.1, 0.3],
-                    }
+                    },
                 ],
             }
             base_steps = run_plan(base_plan, env, watch, processes)
-            if not base_steps:
+            if len(base_steps) < 2:
                 raise SystemExit("the baseline did not complete")
-            base = base_steps[0]
+            base = base_steps[1]
             annotate(base, watch, db_url)
             if args.mode == "ramp":
                 sizes_ = [int(s) for s in args.steps.split(",")]
@@ -728,8 +731,9 @@ def main() -> None:
                 annotate(step, watch, db_url)
             if outage is not None:
                 keys_file = VAR / f"crowd-{os.getpid()}-keys.json"
-                # Every key of the run: the baseline's API client created matches too.
-                keys_file.write_text(json.dumps({**base["keys"], **results[0]["keys"]}))
+                # Every key of the run: the warm-up and the baseline created matches too.
+                keys = [step["keys"] for step in [*base_steps, *results]]
+                keys_file.write_text(json.dumps({key: v for each in keys for key, v in each.items()}))
                 counts = outage_counts(results[0], outage.start, outage.end)
                 # The worker and beat stop first: the ledger replay sees no commit in flight.
                 for label, process, _ in processes:
