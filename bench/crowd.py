@@ -390,7 +390,8 @@ class Outage:
         self._thread.start()
 
     def join(self) -> None:
-        self._thread.join(timeout=self.delay + self.seconds + 30)
+        if self._thread.ident is not None:  # begun: the crowd started
+            self._thread.join(timeout=self.delay + self.seconds + 30)
 
     def _run(self) -> None:
         import psycopg
@@ -434,15 +435,17 @@ def run_plan(
         text=True,
     )
     results: list[dict[str, Any]] = []
-    stopped = threading.Event()
+    stopped, cut = threading.Event(), threading.Event()
 
     def guard() -> None:
         while process.poll() is None and not stopped.is_set():
             if watch.over_limit.is_set():
                 print(f"past {watch.limit} PostgreSQL connections: the step is stopped", file=sys.stderr)
+                cut.set()
                 process.terminate()
                 return
             if any(stack_process.poll() is not None for _, stack_process, _ in processes):
+                cut.set()
                 process.terminate()  # the stack's death is reported below, with its last lines
                 return
             time.sleep(0.5)
@@ -452,6 +455,10 @@ def run_plan(
     assert process.stdout is not None
     for line in process.stdout:
         step = json.loads(line)
+        if "starting" in step:
+            if outage is not None:
+                outage.begin()  # its delay counts from the crowd's start
+            continue
         print(
             f"{step['label']}: {step['users']} users, {step['overall']['count']} requests, "
             f"p99 {step['overall']['p99']:.0f} ms, {step['errors']} errors",
@@ -464,7 +471,7 @@ def run_plan(
     Path(spec.name).unlink()
     for label, stack_process, log in processes:
         stop_if_dead(stack_process, label, log)
-    if process.returncode not in (0, -15) and not results:
+    if process.returncode != 0 and not cut.is_set():
         raise SystemExit(f"the load generator failed (exit {process.returncode})")
     if outage is not None:
         outage.join()
@@ -702,6 +709,7 @@ def main() -> None:
                 raise SystemExit("the baseline did not complete")
             base = base_steps[1]
             annotate(base, watch, db_url)
+            outage: Outage | None = None
             if args.mode == "ramp":
                 sizes_ = [int(s) for s in args.steps.split(",")]
                 steps = [
@@ -709,16 +717,12 @@ def main() -> None:
                     for n in sizes_
                 ]
                 plan = {"host": host, "seed": seed, "spawn_rate": spawn, "steps": steps, "stop_p99": args.p99_limit}
-                outage = None
             else:
                 label = "crowd" if args.mode == "crowd" else "crowd with an outage"
                 steps = [{"label": label, "classes": KINDS, "users": args.users, "seconds": args.seconds}]
                 plan = {"host": host, "seed": seed, "spawn_rate": spawn, "steps": steps}
-                outage = Outage(server_url, target.name, args.seconds / 3, args.outage_seconds)
-                outage = outage if args.mode == "outage" else None
-                if outage is not None:
-                    outage.delay += 2.0  # the generator's own start-up
-                    outage.begin()
+                if args.mode == "outage":
+                    outage = Outage(server_url, target.name, args.seconds / 3, args.outage_seconds)
             results = run_plan(plan, env, watch, processes, outage)
             if watch.over_limit.is_set():
                 # The step never finished: it broke the crowd as surely as a slow p99 (the ramp's answer).

@@ -352,6 +352,7 @@ def generate(plan: dict[str, Any]) -> None:
     step whose p99 reaches it or that has any error (the ramp)."""
     SEED.update(plan["seed"])
     for step in plan["steps"]:
+        print(json.dumps({"starting": step["label"]}), flush=True)
         done = run_step(plan["host"], step, plan["spawn_rate"])
         print(json.dumps(done), flush=True)
         limit = plan.get("stop_p99")
