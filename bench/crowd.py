@@ -1,8 +1,9 @@
 """A crowd on the whole site: people browsing, people playing, spectators on event streams, API clients,
 and the bots' arena, all at once against the stack as `make run` starts it.
 
-Starts the stack exactly as scripts/run.sh does (gunicorn `config.asgi:application` with two
-`config.uvicorn_worker.ArenaUvicornWorker` workers, a Celery worker, Celery beat) on its own database
+Starts the stack exactly as scripts/run.sh does, its command lines read from that script (gunicorn
+`config.asgi:application` with `config.uvicorn_worker.ArenaUvicornWorker` workers, a Celery worker,
+Celery beat), on its own database
 (`<DATABASE_URL name>_crowd`, made when missing), its own queues (carrying this process's id) and
 so its own Redis keys, or attaches to a running one with `--url` (then the seeding adds to that
 stack's DATABASE_URL and its throttles apply). Seeds bots with rated history (finished matches with
@@ -44,7 +45,9 @@ import argparse
 import json
 import os
 import random
+import re
 import secrets
+import shlex
 import socket
 import subprocess
 import sys
@@ -257,32 +260,51 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+RUN_SH = ROOT / "scripts" / "run.sh"
+
+
+def run_sh_commands(port: int, gunicorn_log: Path, schedule: Path) -> dict[str, list[str]]:
+    """The worker's, beat's and gunicorn's command lines read from scripts/run.sh, its variables given their
+    defaults there (or the exported values, as run.sh would take them), on loopback at `port`, logging to
+    `gunicorn_log` and keeping beat's schedule at `schedule`: the stack is started as `make run` starts it."""
+    text = re.sub(r"\\\n\s*", " ", RUN_SH.read_text())  # continued lines joined
+    defaults: dict[str, str] = dict(re.findall(r'^\s*(\w+)="\$\{\1:-([^}]*)\}"', text, re.MULTILINE))
+    values = {name: os.environ.get(name, default) for name, default in defaults.items()}
+    values.update(VENV=str(Path(sys.executable).parent.parent), HOST="127.0.0.1", PORT=str(port))
+
+    def expand(match: re.Match[str]) -> str:
+        name, default = match.group(1) or match.group(3), match.group(2)
+        if name in values:
+            return values[name]
+        if default is None:
+            raise SystemExit(f"bench/crowd.py cannot read ${name} in scripts/run.sh's commands: update run_sh_commands")
+        return default
+
+    def command(marker: str) -> list[str]:
+        found = [line for line in text.splitlines() if line.strip().startswith(marker)]
+        if len(found) != 1:
+            raise SystemExit(f"scripts/run.sh has {len(found)} lines starting {marker!r}: update bench/crowd.py")
+        line = re.sub(r"\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)", expand, found[0].split(" #")[0])
+        words = shlex.split(line)
+        return words[:-1] if words[-1] == "&" else words
+
+    replaced = {"var/gunicorn.log": str(gunicorn_log), "var/celerybeat-schedule": str(schedule)}
+    return {
+        # `supervise NAME LOG PROGRAM ARGS...` (scripts/supervise.sh): the program and its arguments.
+        "celery worker": command("supervise worker")[3:],
+        "celery beat": [replaced.get(word, word) for word in command("supervise beat")[3:]],
+        "gunicorn": [replaced.get(word, word) for word in command('"$VENV/bin/gunicorn"')],
+    }
+
+
 @contextmanager
 def stack(env: dict[str, str], port: int, tag: str) -> Iterator[list[tuple[str, subprocess.Popen[bytes], Path]]]:
     """gunicorn, a Celery worker and beat with the commands and options of scripts/run.sh; logs in var/bench/."""
     from bench.trees import log_path, stop
 
-    venv = Path(sys.executable).parent
-    schedule = Path(tempfile.mkdtemp(prefix="bench-crowd-beat-")) / "celerybeat-schedule"
-    commands = {
-        "celery worker": [str(venv / "celery"), "-A", "config", "worker", "--loglevel=INFO"],
-        "celery beat": [str(venv / "celery"), "-A", "config", "beat", "--loglevel=INFO", "--schedule", str(schedule)],
-    }
     gunicorn_log = log_path(f"{tag}-gunicorn")
-    commands["gunicorn"] = [
-        str(venv / "gunicorn"),
-        "config.asgi:application",
-        "-k",
-        "config.uvicorn_worker.ArenaUvicornWorker",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        "2",
-        "--access-logfile",
-        str(gunicorn_log),
-        "--error-logfile",
-        str(gunicorn_log),
-    ]
+    schedule = Path(tempfile.mkdtemp(prefix="bench-crowd-beat-")) / "celerybeat-schedule"
+    commands = run_sh_commands(port, gunicorn_log, schedule)
     processes: list[tuple[str, subprocess.Popen[bytes], Path]] = []
     try:
         for label, command in commands.items():
