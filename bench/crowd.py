@@ -567,7 +567,8 @@ def report(
         people = focus.get("people", {})
         if people:
             lines.append(
-                f"People at tables: {people['tables_opened']} tables opened, {people['actions']} actions, "
+                f"People at tables: {people['tables_opened']} friendly tables opened, {people['queued']} joins of "
+                f"the arena's queue ({people['seated_from_queue']} seated from it), {people['actions']} actions, "
                 f"{people['games_over']} games seen to their end."
             )
     if args.mode == "ramp":

@@ -46,6 +46,8 @@ class Tally:
     stream_events: int = 0
     stream_seconds: float = 0.0
     tables: int = 0
+    queued: int = 0
+    seated_from_queue: int = 0
     actions: int = 0
     games_over: int = 0
 
@@ -139,8 +141,9 @@ class Browser(FastHttpUser):
 
 
 class Person(HttpUser):
-    """A person at a friendly table with a bot: the page once, then the state endpoint and actions, as the page's
-    script does; the next table once one is over. A person left at a table by the previous step takes it up."""
+    """A person playing, as the pages' scripts do: the lobby page, then a friendly table with a bot (two times in
+    three) or the arena's queue for a rated table, then the state endpoint and an action whenever it is their
+    turn; the next game once one is over. A person left at a table or in the queue by the previous step goes on."""
 
     weight = 2
     wait_time = between(0.3, 0.8)
@@ -151,12 +154,27 @@ class Person(HttpUser):
         self.api = {"Authorization": f"Token {me['token']}"}
         self.client.cookies.set("sessionid", me["session"])
         self.match: int | None = None
-        answer = self.client.get("/api/tables/", headers=self.api, name="/api/tables/")
+        self.waiting = False
+        self.client.get("/play/", name="/play/")
+        self._queue_status()
+
+    def _queue_status(self) -> None:
+        answer = self.client.get("/api/arena/queue/", headers=self.api, name="/api/arena/queue/")
         if answer.status_code == 200:
-            for table in answer.json().get("results", []):
-                if table.get("status") == "started" and table.get("match"):
-                    self.match = int(table["match"])
-                    break
+            status = answer.json()
+            if status["match"] is not None:
+                TALLY.seated_from_queue += int(self.waiting)  # its entry closed as it was seated
+                self.match = int(status["match"])
+            self.waiting = status["waiting"] is not None
+
+    def _join_queue(self) -> None:
+        body = {"game": GAME, "table_size": 2}
+        answer = self.client.post("/api/arena/queue/", json=body, headers=self.api, name="/api/arena/queue/ (join)")
+        if answer.status_code == 201:
+            self.waiting = True
+            TALLY.queued += 1
+        elif answer.status_code in (429, 503):
+            gevent.sleep(_retry_after(answer))
 
     def _open(self) -> None:
         body = {"game": GAME, "guests": [int(random.choice(seed()["guests"]))]}
@@ -171,7 +189,12 @@ class Person(HttpUser):
     @task
     def play(self) -> None:
         if self.match is None:
-            self._open()
+            if self.waiting:
+                self._queue_status()
+            elif random.random() < 1 / 3:
+                self._join_queue()
+            else:
+                self._open()
             return
         answer = self.client.get(f"/api/matches/{self.match}/state/", headers=self.api, name="/api/matches/[id]/state/")
         if answer.status_code != 200:
@@ -316,7 +339,13 @@ def summary(tally: Tally) -> dict[str, Any]:
         },
         "keys": {key: list(value) for key, value in tally.keys.items()},
         "streams": {"held": tally.streams, "events": tally.stream_events, "seconds": round(tally.stream_seconds, 1)},
-        "people": {"tables_opened": tally.tables, "actions": tally.actions, "games_over": tally.games_over},
+        "people": {
+            "tables_opened": tally.tables,
+            "queued": tally.queued,
+            "seated_from_queue": tally.seated_from_queue,
+            "actions": tally.actions,
+            "games_over": tally.games_over,
+        },
     }
 
 
