@@ -567,9 +567,9 @@ def report(
         people = focus.get("people", {})
         if people:
             lines.append(
-                f"People at tables: {people['tables_opened']} friendly tables opened, {people['queued']} joins of "
-                f"the arena's queue ({people['seated_from_queue']} seated from it), {people['actions']} actions, "
-                f"{people['games_over']} games seen to their end."
+                f"People playing: friendly tables opened {people['tables_opened']}, joins of "
+                f"the arena's queue {people['queued']} ({people['seated_from_queue']} seated from it), actions "
+                f"{people['actions']}, games seen to their end {people['games_over']}."
             )
     if args.mode == "ramp":
         good = [s for s in steps if s["overall"]["p99"] < args.p99_limit and s["errors"] == 0]
