@@ -63,8 +63,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-if __name__ != "__main__":
+if __name__ != "__main__" and "locust" in sys.modules:
     # Loaded by `locust -f bench/crowd.py`: the users are the crowd's (Locust has patched for gevent already).
+    # Imported otherwise (a test reading run_sh_commands), nothing of Locust is loaded.
     from bench.crowd_users import ApiClient, Browser, Person, Spectator  # noqa: F401
 
 GAME = "part-du-chef"
