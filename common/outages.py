@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import redis
+from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -39,14 +40,17 @@ def retrying(step: Callable[[], T], *, until: float, what: str) -> T:
 
     `step` must be safe to repeat (a read, or a transaction that either committed or did not).
     Inside a transaction nothing is retried (the transaction is lost with its connection): the
-    outage goes up to whoever began it. After `until`, the last outage is raised.
+    outage goes up to whoever began it. After `until`, the last outage is raised. A try is begun only
+    if its connection attempt, bounded by the connect timeout (ARENA_DB_CONNECT_TIMEOUT: a link that
+    was cut is given up on then, not after the kernel's minutes of retries), can end before `until`.
     """
     pause = _FIRST_PAUSE
+    connecting = float(getattr(settings, "ARENA_DB_CONNECT_TIMEOUT", 0))
     while True:
         try:
             return step()
         except OUTAGES as exc:
-            if connection.in_atomic_block or time.monotonic() + pause > until:
+            if connection.in_atomic_block or time.monotonic() + pause + connecting > until:
                 raise
             log.warning("%s: %s: %s; retrying in %.1fs", what, type(exc).__name__, exc, pause)
             # A broken connection is not reused: the next query opens a fresh one.

@@ -10,8 +10,9 @@ import re
 import sys
 from dataclasses import dataclass
 from typing import TypedDict
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
+import dj_database_url
 import psycopg
 import redis
 from psycopg import sql
@@ -27,16 +28,16 @@ class PostgresTarget:
 
 
 def parse_postgres_url(url: str) -> PostgresTarget:
-    parts = urlsplit(url)
-    if parts.scheme not in {"postgres", "postgresql"}:
+    """Where DATABASE_URL points (read by dj-database-url, as the settings read it), with the local defaults."""
+    if urlsplit(url).scheme not in {"postgres", "postgresql"}:
         raise ValueError(f"DATABASE_URL must start with postgres:// or sqlite:///, got {url!r}")
-    name = unquote(parts.path.lstrip("/")) or "arena"
+    config = dj_database_url.parse(url)
     return PostgresTarget(
-        host=parts.hostname or "127.0.0.1",
-        port=parts.port or 5432,
-        user=unquote(parts.username or "postgres"),
-        password=unquote(parts.password or ""),
-        name=name,
+        host=str(config.get("HOST") or "127.0.0.1"),
+        port=int(config.get("PORT") or 5432),
+        user=str(config.get("USER") or "postgres"),
+        password=str(config.get("PASSWORD") or ""),
+        name=str(config.get("NAME") or "arena"),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +19,7 @@ from rest_framework.views import exception_handler, set_rollback
 from arena.errors import ArenaError
 from common.limits import too_big_message
 from config.middleware import NUL_MESSAGE
+from config.outages import answer_outage, outage_body, outage_code, outage_headers
 from games.part_du_chef import IllegalAction, InvalidAction
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,12 @@ def http_level_answer(exc: Exception) -> Response | None:
 
 
 def json_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    outage = outage_code(exc)
+    if outage is not None:
+        # PostgreSQL or Redis away (the login lockout and the throttles included): refused, not applied.
+        log.warning("%s answered 503 (%s): %s: %s", context.get("view"), outage, type(exc).__name__, exc)
+        set_rollback()
+        return Response(outage_body(outage), status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=outage_headers())
     http = http_level_answer(exc)
     if http is not None:
         set_rollback()  # a refused value may have broken the transaction (PostgreSQL's NUL refusal)
@@ -113,7 +121,12 @@ def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def internal_error(request: HttpRequest) -> HttpResponse:
-    """An error raised outside DRF's views (in a middleware): still JSON under /api/."""
+    """An error raised outside DRF's views (in a middleware): still JSON under /api/. An outage met there
+    (the session read, the idempotency key's transaction) answers 503 (config/outages.py): Django calls
+    this handler while it handles the error, so the error is the one being handled."""
+    outage = answer_outage(request, sys.exc_info()[1])
+    if outage is not None:
+        return outage
     if _api(request):
         return JsonResponse({"detail": "internal error; the request was not applied"}, status=500)
     return server_error(request)

@@ -6,7 +6,13 @@ from typing import Any
 
 _DETAIL = {
     "type": "object",
-    "properties": {"detail": {"type": "string", "description": "what went wrong, naming the problem"}},
+    "properties": {
+        "detail": {"type": "string", "description": "what went wrong, naming the problem"},
+        "code": {
+            "type": "string",
+            "description": "on a 503: database_unavailable or redis_unavailable (retry after Retry-After)",
+        },
+    },
     "required": ["detail"],
 }
 # A malformed field answers {"<field>": ["<message>", ...]}; request-level problems answer {"detail": ...}.
@@ -25,17 +31,22 @@ _ANSWERS = {
     "413": ("The request body is over the limit named in the message", "Error"),
     "422": ("This Idempotency-Key was used for another request", "Error"),
     "429": ("Throttled: retry after the Retry-After header's seconds", "Error"),
-    "503": ("The outcome is unknown: retry with the same Idempotency-Key", "Error"),
+    "503": (
+        "The service is away for a moment (PostgreSQL or Redis): retry after the Retry-After header's seconds; "
+        "nothing was applied, or for a write whose commit was cut, the outcome is unknown: retry with the same "
+        "Idempotency-Key",
+        "Error",
+    ),
 }
 
 
 def _codes(method: str, operation: dict[str, Any]) -> list[str]:
-    codes = ["401", "403", "404"]
+    codes = ["401", "403", "404", "503"]
     has_input = "requestBody" in operation or any(p.get("in") == "query" for p in operation.get("parameters", []))
     if has_input or method in _UNSAFE:
         codes.append("400")
     if method in _UNSAFE:
-        codes += ["409", "413", "422", "429", "503"]
+        codes += ["409", "413", "422", "429"]
     return codes
 
 

@@ -12,9 +12,10 @@ from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
 from botclient import limits as bot_limits
+from common.database import connect_timeout, database_settings, process_kind
 from common.env import env_bool, env_float, env_int, env_list, env_str
 from common.renamed_settings import env_name as renamed_env
-from common.services import database_tag, parse_postgres_url
+from common.services import database_tag
 from common.task_names import OFF_THE_PLAY_QUEUE, TaskName
 
 # Importing the settings does no I/O: `manage.py prepare_services` (run first by scripts/run.sh and
@@ -79,17 +80,12 @@ for _what, _fell_back in (("PostgreSQL", DATABASE_FALLBACK), ("Redis", REDIS_FAL
         raise ImproperlyConfigured(f"{_what} is required but unreachable (its fallback was chosen)")
 
 # --- Database ---------------------------------------------------------------------------------
+# common/database.py: DATABASE_URL read by dj-database-url; each kind of process gets its bounds and
+# timeouts (web processes: a connection pool, ARENA_DB_POOL_*; workers and beat: one connection each).
 DATABASE_URL = env_str("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena")
-DATABASES: dict[str, dict[str, object]]
-if DATABASE_URL.startswith("sqlite:///"):
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": DATABASE_URL.removeprefix("sqlite:///"),
-            "TEST": {"NAME": None},
-        }
-    }
-elif DATABASE_FALLBACK:
+PROCESS_KIND = process_kind()
+DATABASES: dict[str, dict[str, Any]]
+if DATABASE_FALLBACK and not DATABASE_URL.startswith("sqlite:///"):
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -97,28 +93,20 @@ elif DATABASE_FALLBACK:
         }
     }
 else:
-    _pg = parse_postgres_url(DATABASE_URL)
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": _pg.name,
-            "USER": _pg.user,
-            "PASSWORD": _pg.password,
-            "HOST": _pg.host,
-            "PORT": str(_pg.port),
-            "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
-            "CONN_HEALTH_CHECKS": True,
-            # Derived from DATABASE_URL so parallel runs against other databases never collide.
-            "TEST": {"NAME": f"test_{_pg.name}"},
-        }
-    }
+    DATABASES = {"default": database_settings(DATABASE_URL, PROCESS_KIND)}
+# Seconds a connection attempt may take: common/outages.py starts no retry that could not end by its deadline.
+ARENA_DB_CONNECT_TIMEOUT = connect_timeout()
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: Celery broker and cache -----------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+# A Redis that is down or unreachable answers within these (then 503, config/outages.py), never hangs a request.
+ARENA_REDIS_CONNECT_TIMEOUT = env_float("ARENA_REDIS_CONNECT_TIMEOUT", 2.0)
+ARENA_REDIS_TIMEOUT = env_float("ARENA_REDIS_TIMEOUT", 5.0)
 
 _cache_prefix = database_tag(DATABASES["default"]["NAME"])
+CACHES: dict[str, dict[str, Any]]
 if REDIS_FALLBACK:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
@@ -128,6 +116,10 @@ else:
             "LOCATION": REDIS_URL,
             # One Redis is shared by every database the service may point at.
             "KEY_PREFIX": f"arena:{_cache_prefix}",
+            "OPTIONS": {
+                "socket_connect_timeout": ARENA_REDIS_CONNECT_TIMEOUT,
+                "socket_timeout": ARENA_REDIS_TIMEOUT,
+            },
         }
     }
 
@@ -147,13 +139,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ARENA_VISIBILITY_TIMEOUT", 3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("ARENA_VISIBILITY_TIMEOUT", 3600),
+    "socket_connect_timeout": ARENA_REDIS_CONNECT_TIMEOUT,
+    "socket_timeout": ARENA_REDIS_TIMEOUT,
+}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Celery's Django fixup closes every database connection before and after every task unless this is
 # set, so each task (most of a batch's find their match played and end after one SELECT) paid for a
-# new connection. With it, a worker keeps its connection as a web process does (CONN_MAX_AGE, health
-# checks: config/celery.py calls close_old_connections around each task); the fixup's own close comes
-# only every this many tasks.
+# new connection. With it, a worker process keeps its one connection (DATABASE_CONN_MAX_AGE, health
+# checks: config/celery.py calls close_old_connections around each task; never a pool, see
+# common/database.py); the fixup's own close comes only every this many tasks.
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 
@@ -219,6 +215,8 @@ ARENA_TURN_SWEEP_SECONDS = env_float("ARENA_TURN_SWEEP_SECONDS", 5.0)
 ARENA_MAX_OPEN_TABLES = env_int("ARENA_MAX_OPEN_TABLES", 5)
 
 # --- Request limits and retries (docs/api.md) --------------------------------------------------
+# The Retry-After of a 503 answered while PostgreSQL or Redis is away (config/outages.py).
+ARENA_OUTAGE_RETRY_AFTER = env_int("ARENA_OUTAGE_RETRY_AFTER", 5)
 # Bodies larger than this answer 413 (bot files are uploaded as multipart and have their own limit).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ARENA_MAX_BODY_BYTES", 2621440)
 ARENA_JSON_MAX_DEPTH = env_int("ARENA_JSON_MAX_DEPTH", 32)
@@ -277,6 +275,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # PostgreSQL or Redis away: 503 with Retry-After (JSON under /api/, a short page elsewhere), never 500.
+    "config.outages.AnswerOutagesWith503",
     "django.middleware.security.SecurityMiddleware",
     # Serves the admin's and the API docs' assets from this server (no CDN, works offline).
     "whitenoise.middleware.WhiteNoiseMiddleware",

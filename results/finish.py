@@ -317,6 +317,9 @@ def _play_deal(match_id: int, attempts: dict[int, int], until: float) -> str:
             games[pk] = exc
         finally:
             lockstep.done(table)
+            # The thread's own database connection, if its bots opened one: a thread's connection is
+            # never reused after it ends, so it would stay open (docs/deploy.md, "Database connections").
+            connection.close()
 
     threads = [
         threading.Thread(target=play_table, args=(table, pk), name=f"deal-table-{pk}", daemon=True)

@@ -4,6 +4,16 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/supervise.sh"
 cd "$ROOT"
+# The processes, so that their PostgreSQL connections add up to a known total (docs/deploy.md,
+# "Database connections"): each web process borrows from a pool of at most ARENA_DB_POOL_MAX_SIZE,
+# each worker child and beat keep one connection, this script's own commands one at a time.
+WEB_PROCESSES="${WEB_PROCESSES:-2}"
+WORKER_CONCURRENCY="${WORKER_CONCURRENCY:-2}"
+DB_CONNECTIONS=$((WEB_PROCESSES * ${ARENA_DB_POOL_MAX_SIZE:-4} + WORKER_CONCURRENCY + 2))
+if [ "$DB_CONNECTIONS" -gt "${ARENA_DB_MAX_CONNECTIONS:-20}" ]; then
+    echo "==> at most $DB_CONNECTIONS PostgreSQL connections would be open, over ARENA_DB_MAX_CONNECTIONS (${ARENA_DB_MAX_CONNECTIONS:-20}): lower WEB_PROCESSES, WORKER_CONCURRENCY or ARENA_DB_POOL_MAX_SIZE" >&2
+    exit 2
+fi
 # Submitted bots run only inside bubblewrap (never bare), built and run by their language's toolchain.
 command -v bwrap >/dev/null || apt_install bubblewrap || echo "==> bubblewrap could not be installed: uploaded bots will be refused" >&2
 install_bot_toolchains
@@ -47,7 +57,7 @@ if [ "$EAGER" = "0" ]; then
     echo "==> starting a Celery worker and beat, restarted whenever they exit (logs in var/)" >&2
     : >var/worker.log
     : >var/beat.log
-    supervise worker var/worker.log "$VENV/bin/celery" -A config worker --loglevel=INFO
+    supervise worker var/worker.log "$VENV/bin/celery" -A config worker --concurrency "$WORKER_CONCURRENCY" --loglevel=INFO
     supervise beat var/beat.log "$VENV/bin/celery" -A config beat --loglevel=INFO --schedule var/celerybeat-schedule
 fi
 
@@ -55,8 +65,8 @@ fi
 # Events) that wait on Redis without holding a thread each. The worker class ignores X-Forwarded-For
 # (uvicorn believes it from loopback by default): the client address is the connection's unless
 # ARENA_NUM_PROXIES trusted proxies are configured (docs/deploy.md).
-echo "==> serving the API at http://$HOST:$PORT/ (gunicorn with uvicorn workers, logs in var/gunicorn.log)" >&2
-"$VENV/bin/gunicorn" config.asgi:application -k config.uvicorn_worker.ArenaUvicornWorker --bind "$HOST:$PORT" --workers 2 \
+echo "==> serving the API at http://$HOST:$PORT/ (gunicorn with uvicorn workers, logs in var/gunicorn.log; at most $DB_CONNECTIONS database connections in all)" >&2
+"$VENV/bin/gunicorn" config.asgi:application -k config.uvicorn_worker.ArenaUvicornWorker --bind "$HOST:$PORT" --workers "$WEB_PROCESSES" \
     --access-logfile var/gunicorn.log --error-logfile var/gunicorn.log &
 GUNICORN=$!
 PIDS+=($GUNICORN)

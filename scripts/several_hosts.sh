@@ -101,7 +101,7 @@ eval "$SERVICES"
 on web "$PY" manage.py migrate --no-input -v 0
 on web "$PY" manage.py ensure_builtin_bots >/dev/null
 TOKEN="$(on ops "$PY" scripts/several_hosts.py staff)"
-on web "$VENV/bin/gunicorn" config.asgi:application -k uvicorn_worker.UvicornWorker \
+on web "$VENV/bin/gunicorn" config.asgi:application -k config.uvicorn_worker.ArenaUvicornWorker \
     --bind "${ADDR[web]}:8000" --workers 1 --access-logfile "$WORK/web.log" --error-logfile "$WORK/web.log" &
 LOG_LEVEL=INFO on web "$VENV/bin/celery" -A config beat --loglevel=INFO --schedule "$WORK/celerybeat-schedule" \
     >"$WORK/beat.log" 2>&1 &

@@ -11,8 +11,10 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import redis.asyncio as aioredis
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 
 from arena.models import Player
@@ -52,7 +54,19 @@ async def _events(channel: str) -> AsyncIterator[bytes]:
         await client.aclose()
 
 
-def _stream(channel: str) -> StreamingHttpResponse:
+def _give_back_the_connection() -> None:
+    """A stream lasts minutes without the database: the connection its checks used goes back to the pool
+    now, not when the stream ends (docs/deploy.md, "Database connections"). Under gunicorn's uvicorn
+    workers the checks ran on this same thread (the request's); a connection another thread made (an
+    in-process server's) is left to that thread, which closes it when the request ends."""
+    try:
+        connection.close()
+    except DatabaseError:
+        pass
+
+
+async def _stream(channel: str) -> StreamingHttpResponse:
+    await sync_to_async(_give_back_the_connection)()
     response = StreamingHttpResponse(_events(channel), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
@@ -65,7 +79,7 @@ async def table_events(request: HttpRequest, match_id: int) -> HttpResponseBase:
         raise Http404("no such table")
     if not _can_stream(request):
         return HttpResponse(status=204)
-    return _stream(table_channel(match_id))
+    return await _stream(table_channel(match_id))
 
 
 async def my_events(request: HttpRequest) -> HttpResponseBase:
@@ -78,4 +92,4 @@ async def my_events(request: HttpRequest) -> HttpResponseBase:
     )
     if player_id is None or not _can_stream(request):
         return HttpResponse(status=204)
-    return _stream(player_channel(player_id))
+    return await _stream(player_channel(player_id))
