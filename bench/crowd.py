@@ -100,6 +100,7 @@ def drive_seed(args: argparse.Namespace) -> dict[str, Any]:
     from arena.builtin import ensure_builtin_bots
     from arena.matches import create_match
     from arena.models import Match, Player
+    from common import service_redis
     from common.skeleton import skeleton
     from matchmaking.entries import enter_arena
     from play.models import FriendlyTable
@@ -113,6 +114,12 @@ def drive_seed(args: argparse.Namespace) -> dict[str, Any]:
         every = [name for name in connection.introspection.table_names() if name not in kept]
         with connection.cursor() as cursor:
             cursor.execute("TRUNCATE " + ", ".join(connection.ops.quote_name(t) for t in every) + " CASCADE")
+        # And this database's Redis keys (cache, leaderboard index): a database made again numbers its matches
+        # from 1, and a replay cached for an earlier run's match 5 would be served for the new match 5.
+        service = service_redis.client()
+        if service is not None:
+            for key in service.scan_iter(match=f"{service_redis.namespace()}:*", count=1000):
+                service.delete(key)
     builtin = ensure_builtin_bots(Player)
     bots = []
     for i in range(args.bots):

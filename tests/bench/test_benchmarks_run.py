@@ -192,6 +192,8 @@ def test_the_crowd_on_the_whole_site_reports_ratios_to_one_user_alone_and_the_an
     outage = report["outage"]
     assert outage["killed"] > 0 and outage["seconds"] >= 5
     assert {"500", "503", "2xx", "other_5xx", "no_answer"} <= outage.keys()
+    # An outage answers 503 (with Retry-After), never 500: config/outages.py and the web processes' pool.
+    assert outage["500"] == 0 and outage["other_5xx"] == 0, outage
     lost = outage["lost"]
     assert lost["exactly_once"] and lost["missing"] == 0 and lost["ratings_ok"], lost
 
