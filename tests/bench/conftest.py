@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from psycopg import sql
 
-SUFFIXES = ("_bench", "_bench_a", "_bench_b", "_bench_bots", "_bench_compare", "_bench_profile", "_board")
+SUFFIXES = ("_bench", "_bench_a", "_bench_b", "_bench_bots", "_bench_compare", "_bench_profile", "_board", "_crowd")
 
 
 def _connect() -> psycopg.Connection[tuple[object, ...]]:

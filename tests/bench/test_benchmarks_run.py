@@ -9,6 +9,7 @@ needs it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -117,3 +118,53 @@ def test_the_leaderboard_benchmark_serves_the_baseline_from_its_own_environment(
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert "20 requests answered alike by 2 tree(s)" in done.stderr + done.stdout, done.stderr[-3000:]
     assert "| request | p99 this / baseline | requests/s this / baseline |" in done.stdout, done.stdout
+
+
+# The crowd's smallest run: a few seeded rows, 10 users for 15 s.
+CROWD = ["crowd.py", "--users", "10", "--seconds", "15", "--baseline-seconds", "8", "--people", "20", "--bots", "8"]
+CROWD += ["--history", "20", "--outage-seconds", "5"]
+
+
+@pytest.mark.system
+def test_the_crowd_on_the_whole_site_reports_ratios_to_one_user_alone_and_the_answers_during_an_outage(
+    clean_state: dict[str, str], tmp_path: Path
+) -> None:
+    figures = tmp_path / "crowd.json"
+    done = _run([*CROWD, "--mode", "outage", "--json", str(figures)], clean_state, timeout=400)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "| step | users | requests/s | p50 ms | p99 ms | p99 / alone |" in done.stdout, done.stdout
+    assert "| 2xx | 500 | 503 | other 5xx | no answer | other 4xx |" in done.stdout, done.stdout
+    report = json.loads(figures.read_text())
+    base, (crowd,) = report["baseline"], report["steps"]
+    assert base["users"] == 1 and crowd["users"] == 10
+    # Every kind of user was there: pages, the API, a table's actions, an event stream, a match created with a key.
+    for route in (
+        "GET /leaderboard/[game]/",
+        "GET /players/[id]/",
+        "GET /matches/[id]/",
+        "GET /api/leaderboards/[game]/",
+        "POST /api/matches/[id]/actions/",
+        "GET /events/tables/[id]/",
+        "POST /api/matches/ (create)",
+    ):
+        assert route in base["routes"] or route in crowd["routes"], route
+    for step in (base, crowd):
+        assert step["pg_peak"] > 0 and step["overall"]["p99"] >= step["overall"]["p50"] > 0
+    # The arena's bots play rated matches in the background all along.
+    assert base["rated_matches"] + crowd["rated_matches"] > 0
+    outage = report["outage"]
+    assert outage["killed"] > 0 and outage["seconds"] >= 5
+    assert {"500", "503", "2xx", "other_5xx", "no_answer"} <= outage.keys()
+    # An outage answers 503 (with Retry-After), never 500: config/outages.py and the web processes' pool.
+    assert outage["500"] == 0 and outage["other_5xx"] == 0, outage
+    lost = outage["lost"]
+    assert lost["exactly_once"] and lost["missing"] == 0 and lost["ratings_ok"], lost
+
+
+@pytest.mark.system
+def test_the_crowd_ramp_names_the_largest_crowd_held(clean_state: dict[str, str]) -> None:
+    ramp = [*CROWD, "--mode", "ramp", "--steps", "2,4", "--step-seconds", "6", "--p99-limit", "60000"]
+    done = _run(ramp, clean_state, timeout=400)
+    assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "| ramp: 2 users | 2 |" in done.stdout and "| ramp: 4 users | 4 |" in done.stdout, done.stdout
+    assert "every step held (p99 < 60000 ms, 0 errors): at least 4 users" in done.stdout, done.stdout
