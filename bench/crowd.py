@@ -106,7 +106,7 @@ def drive_seed(args: argparse.Namespace) -> dict[str, Any]:
     from play.models import FriendlyTable
     from play.tables import open_table
     from ratings.leaderboard import index
-    from results.finish import run_matches
+    from results.batches import run_matches
 
     call_command("migrate", verbosity=0)
     if args.reset:
