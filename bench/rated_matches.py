@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import random
@@ -208,7 +209,10 @@ def drive_round(args: argparse.Namespace) -> dict[str, Any]:
             task = progress.add_task("play", total=len(ids))
             deadline = time.monotonic() + 900
             # A tree that sends each match a message of its own ends a task per match at least.
-            own_messages = not hasattr(importlib.import_module("arena.claims"), "offer_work")
+            # (An older tree may have no arena.claims at all: its matches have messages of their own too.)
+            own_messages = importlib.util.find_spec("arena.claims") is None or not hasattr(
+                importlib.import_module("arena.claims"), "offer_work"
+            )
             quiet = 0
             while True:
                 done = rows.filter(status__in=["finished", "failed"]).count()
