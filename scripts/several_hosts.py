@@ -91,7 +91,8 @@ def _plays(worker: str) -> bool:
     """Whether the worker is playing or holds a play task (asked through the broker)."""
     inspect = app.control.inspect(destination=[worker], timeout=2.0, limit=1)
     tasks = [*((inspect.active() or {}).get(worker, [])), *((inspect.reserved() or {}).get(worker, []))]
-    return any(task.get("name") == TaskName.PLAY_MATCH for task in tasks)
+    # A match is played by its own task or by a lease of queued work.
+    return any(task.get("name") in (TaskName.PLAY_MATCH, TaskName.PLAY_QUEUED) for task in tasks)
 
 
 def idle(args: argparse.Namespace) -> int:
