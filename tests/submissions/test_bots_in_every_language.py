@@ -52,9 +52,11 @@ def _local_record(tmp_path: Path, kit: Path, monkeypatch, capsys) -> dict[str, o
     out = tmp_path / "local.jsonl"
     resolver = LocalBots(
         sandbox_config=SandboxConfig(state_dir=Path(STATE_DIR), base_uid=BASE_UID, slots=SLOTS),
-        move_ms=400,
-        bank_ms=300,
-        start_ms=3000,
+        # Generous limits: the record is compared, not the timing, and a starved machine may take seconds to
+        # start a runtime (node, the JVM) or answer a move.
+        move_ms=10_000,
+        bank_ms=10_000,
+        start_ms=30_000,
     )
     argv = ["simulate", "--players", "2", "--bots", f"{kit},greedy", "--games", "1", "--seed", str(SEED)]
     status = cli.main([*argv, "--out", str(out)], resolvers=[resolver], prog="part-du-chef")

@@ -98,3 +98,24 @@ def test_with_the_confirm_step_a_first_press_prepares_and_a_second_sends(browser
     page.reload()
     assert page.locator("#confirm-on").is_checked()
     page.context.close()
+
+
+def test_a_press_on_a_gap_dot_that_straddles_a_redraw_still_ticks_the_gap(browser: Any, site: str) -> None:
+    from play.events import TurnTaken, publish
+
+    match, _ = _table()
+    page = sign_in(browser, site, "ann")
+    page.goto(f"{site}/play/{match.id}/")
+    page.wait_for_selector("html[data-live=on]")
+    box = page.locator('svg .gap-button[data-gap="6"]').bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # The table redraws between the pointer going down and coming up.
+    before = _refreshes(page)
+    publish(TurnTaken(match.id, 0, False, "seat"))
+    page.wait_for_function("n => +document.getElementById('panel').dataset.refreshes >= n", arg=before + 1)
+    page.mouse.up()
+    assert page.locator('input[name=gap][value="6"]').is_checked()
+    assert page.locator('line.cut.pending[data-gap="6"]').count() == 1
+    page.context.close()

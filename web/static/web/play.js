@@ -253,6 +253,33 @@
     if (again) { again = false; refresh(false); }
   }
 
+  // At the same decision the person's form and the pizza stay the very nodes they are, and the rest is
+  // taken from the fresh panel around them: a node taken out of the page, even for a moment, loses a
+  // press that went down on it before the redraw and comes up after (the click never fires).
+  function holds(node, kept) {
+    return kept.some(function (k) { return node.contains(k); });
+  }
+  function sameShape(old, fresh, kept) {
+    if (kept.indexOf(old) >= 0 || !holds(old, kept)) return true;
+    if (old.nodeName !== fresh.nodeName || old.childNodes.length !== fresh.childNodes.length) return false;
+    for (var i = 0; i < old.childNodes.length; i++) {
+      if (!sameShape(old.childNodes[i], fresh.childNodes[i], kept)) return false;
+    }
+    return true;
+  }
+  function graft(old, fresh, kept) {
+    if (kept.indexOf(old) >= 0) return;
+    if (!holds(old, kept)) { old.replaceWith(fresh); return; }
+    if (old !== panel) {
+      Array.prototype.slice.call(old.attributes).forEach(function (a) {
+        if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+      });
+      Array.prototype.slice.call(fresh.attributes).forEach(function (a) { old.setAttribute(a.name, a.value); });
+    }
+    var olds = Array.prototype.slice.call(old.childNodes), freshes = Array.prototype.slice.call(fresh.childNodes);
+    for (var i = 0; i < olds.length; i++) graft(olds[i], freshes[i], kept);
+  }
+
   // One request gives the panel and the turn it was drawn at, so the turn and the form always agree.
   // A redraw at the same decision keeps the person's form as it is (ticks, choices, focus); the rest
   // of the panel (players, log, clock) is redrawn around it.
@@ -281,10 +308,14 @@
           var playing = document.querySelector('header a.playing[data-table="' + panel.dataset.match + '"]');
           if (playing) playing.remove();
         }
-        if (sameDecision) newForm.replaceWith(oldForm);
-        else prepared = false;
+        if (!sameDecision) prepared = false;
         var focused = document.activeElement && document.activeElement !== document.body && panel.contains(document.activeElement);
-        panel.replaceChildren.apply(panel, Array.prototype.slice.call(fresh.childNodes));
+        var kept = sameDecision ? [oldForm, panel.querySelector("svg.pizza")].filter(Boolean) : [];
+        if (kept.length && sameShape(panel, fresh, kept)) graft(panel, fresh, kept);
+        else {
+          if (sameDecision) newForm.replaceWith(oldForm);
+          panel.replaceChildren.apply(panel, Array.prototype.slice.call(fresh.childNodes));
+        }
         drawn = html;
         var moved = newTurn !== turn || newStatus !== status;
         turn = newTurn; status = newStatus;
