@@ -12,13 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connections
 
-from arena.builtin import ensure_builtin_bots
 from arena.models import Player
 from botclient import command
 from tests.botclient.conftest import ROOT, STARTER_KITS
-from tests.web.asgi import asgi_site
+from tests.web.asgi import site_with_house_bots
 
 pytestmark = pytest.mark.system
 
@@ -52,13 +50,8 @@ def _outside(home: Path, bin_dir: Path | None = None) -> dict[str, str]:
 
 @pytest.fixture
 def live(transactional_db: None, monkeypatch: Any) -> Iterator[str]:
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
-    ensure_builtin_bots(Player)
-    try:
-        with asgi_site() as base:
-            yield base
-    finally:
-        connections.close_all()
+    with site_with_house_bots(monkeypatch) as base:
+        yield base
 
 
 def test_the_installed_command_lists_every_command_and_refuses_an_unknown_one_with_the_list(installed, tmp_path):

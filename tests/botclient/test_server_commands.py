@@ -10,9 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 
-from arena.builtin import ensure_builtin_bots
 from arena.matches import create_match
 from arena.models import ArenaEntry, Player
 from botclient import command, replay
@@ -20,20 +18,15 @@ from botclient.local import LocalBots
 from submissions import actions
 from submissions.models import BotVersion
 from tests.botclient.conftest import FAST, STARTER_KITS, sandbox_config
-from tests.web.asgi import asgi_site
+from tests.web.asgi import site_with_house_bots
 
 
 @pytest.fixture
 def live(transactional_db: None, monkeypatch: Any, tmp_path: Any, bot_settings: Any) -> Iterator[str]:
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     monkeypatch.setenv("PART_DU_CHEF_CONFIG", str(tmp_path / "config" / "part-du-chef.json"))
-    ensure_builtin_bots(Player)
     User.objects.create_user("alice", password="a-long-passphrase")
-    try:
-        with asgi_site() as base:
-            yield base
-    finally:
-        connections.close_all()
+    with site_with_house_bots(monkeypatch) as base:
+        yield base
 
 
 def greedy_id() -> int:

@@ -13,6 +13,7 @@ import pytest
 import redis
 from django.db import InterfaceError, OperationalError
 from django.test import RequestFactory
+from django.utils import translation
 from kombu.exceptions import OperationalError as BrokerError
 
 from config.errors import internal_error, json_exception_handler
@@ -82,3 +83,15 @@ def test_an_outage_in_a_middleware_answers_503_through_the_500_handler(path: str
         raise ValueError("a bug")
     except ValueError:
         assert internal_error(request).status_code == 500
+
+
+def test_a_bug_on_a_page_answers_the_500_page_in_the_visitors_language() -> None:
+    request = RequestFactory().get("/leaderboard/part-du-chef/")
+    with translation.override("fr"):
+        try:
+            raise ValueError("a bug")
+        except ValueError:
+            response = internal_error(request)
+    page = response.content.decode()
+    assert response.status_code == 500 and response["Content-Type"].startswith("text/html")
+    assert "Un problème est survenu en cuisine" in page and '<html lang="fr">' in page

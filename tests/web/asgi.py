@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 import uvicorn
 
 from config.asgi import application
@@ -41,3 +42,22 @@ def asgi_site(port: int | None = None) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextmanager
+def site_with_house_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The site on a test database that has the house bots, for tests with the `transactional_db`
+    fixture. Every request closes its connection (the site's threads are not the test's), and every
+    connection is closed when the block ends, so the test database can be flushed."""
+    from django.db import connections
+
+    from arena.builtin import ensure_builtin_bots
+    from arena.models import Player
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+    ensure_builtin_bots(Player)
+    try:
+        with asgi_site() as base:
+            yield base
+    finally:
+        connections.close_all()

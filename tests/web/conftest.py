@@ -8,14 +8,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connections
 
-from arena.builtin import ensure_builtin_bots
 from arena.models import Match, Player
 from arena.people import person_of
 from play.engine import create_live_match, play_turn
 from play.models import LiveGame
-from tests.web.asgi import asgi_site
+from tests.web.asgi import site_with_house_bots
 from tests.web.browsing import chromium
 
 
@@ -48,10 +46,5 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def site(transactional_db: None, monkeypatch: Any) -> Iterator[str]:
-    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
-    ensure_builtin_bots(Player)
-    try:
-        with asgi_site() as base:
-            yield base
-    finally:
-        connections.close_all()
+    with site_with_house_bots(monkeypatch) as base:
+        yield base
