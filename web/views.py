@@ -191,7 +191,10 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 def _replay_payload(match: Match, record: dict[str, Any]) -> dict[str, Any]:
-    key = f"web-replay:{match.id}:{get_language()}"
+    # Keyed by when the match finished too: the cache outlives a database made anew (a test run, a restore),
+    # where the same id may name another match with another record.
+    finished = match.finished_at.timestamp() if match.finished_at else 0
+    key = f"web-replay:{match.id}:{finished}:{get_language()}"
     payload: dict[str, Any] | None = cache.get(key)
     if payload is None:
         payload = {"frames": [frame.to_json() for frame in replay.frames(record)]}

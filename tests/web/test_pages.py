@@ -196,3 +196,32 @@ def test_the_rules_number_seats_from_one_as_the_table_does(db: None) -> None:
     for language, words in (("en", "Seats 1 to N"), ("fr", "Places 1 à N"), ("nb", "Plass 1 til N")):
         body = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert words in body and "N−1" not in body
+
+
+def _pizzas(body: str) -> list[str]:
+    return re.findall(r'<svg class="pizza.*?</svg>', body, flags=re.S)
+
+
+def test_a_replay_cached_for_one_match_is_never_drawn_for_another_that_took_its_id(finished_match: Any) -> None:
+    from django.contrib.auth.models import User
+
+    from arena.models import Match
+    from arena.people import person_of
+    from play.engine import create_live_match, play_turn
+    from play.models import LiveGame
+
+    client = Client()
+    client.get(f"/matches/{finished_match.id}/")  # its frames are cached
+    people = [person_of(User.objects.create_user(name, password="a-long-passphrase")) for name in ("cy", "dee")]
+    other = create_live_match(
+        game="part-du-chef", kind=Match.Kind.FRIENDLY, players=[*people, Player.objects.get(name="greedy")], seed=31
+    )
+    while (game := LiveGame.objects.get(pk=other.pk)).to_act is not None:
+        assert play_turn(other.id, game.turn, now=game.deadline) == "played"
+    other.refresh_from_db()
+    expected = _pizzas(client.get(f"/matches/{other.id}/").content.decode())
+    # A database made anew (a restore, a test run) where another game finished under the first one's id.
+    Match.objects.filter(pk=finished_match.pk).update(record=other.record, finished_at=other.finished_at)
+    response = client.get(f"/matches/{finished_match.id}/")
+    assert response.status_code == 200
+    assert _pizzas(response.content.decode()) == expected
