@@ -9,11 +9,15 @@
 //   window.arenaLive.listen(url, {ready(info), message(event), down(why)}) -> false without fetch streams
 //   ready({resumed}): connected; resumed false means "read your state again".
 //   down("lost" | "none"): the connection is gone ("none": this server has no streams: poll).
+//   window.arenaLive.answered(response or null) -> response: a page's own request, said when it fails.
 (function () {
   "use strict";
   var MAX_WAIT_MS = 30000, FIRST_WAIT_MS = 1000;
   var streams = {}, leaving = false;
   var status = document.getElementById("live-status");
+  // The page's own requests (window.arenaLive.answered): null while they are answered, else the
+  // server's Retry-After in seconds, or null inside when it could not be reached at all.
+  var requests = null;
 
   function each(stream, name, arg) {
     stream.listeners.forEach(function (listener) { if (listener[name]) listener[name](arg); });
@@ -30,6 +34,10 @@
     });
     // "on" only while events come: a page with no stream (204) or a lost one polls instead.
     document.documentElement.dataset.live = on && !lost ? "on" : "off";
+    if (requests) {
+      lost = true;
+      if (requests.busy !== null) busy = Math.max(busy || 0, requests.busy);
+    }
     // The region stays in the page, empty when all is well, so that screen readers announce the change.
     var text = !lost ? "" : busy !== null ? status.dataset.busy.replace("{s}", busy) : status.dataset.offline;
     if (status.textContent !== text) status.textContent = text;
@@ -148,6 +156,14 @@
   window.addEventListener("online", reconnectNow);
 
   window.arenaLive = {
+    // A page's own fetch reports how it went: its response, or null when the server could not be
+    // reached. A server error (5xx) or no answer is said in #live-status as a lost stream is; the next
+    // answer below 500 clears it. Returns the response, for a promise chain.
+    answered: function (response) {
+      requests = !response ? { busy: null } : response.status >= 500 ? { busy: retryAfter(response) } : null;
+      say();
+      return response;
+    },
     listen: function (url, listener) {
       if (!url || !window.fetch || !window.ReadableStream || !window.TextDecoder || !window.AbortController) return false;
       var stream = streams[url];

@@ -8,19 +8,31 @@
 
   function goTo(match) { window.location.href = "/play/" + match + "/"; }
 
+  // The lobby's own requests: a server that answers 5xx or cannot be reached is said in the page's
+  // status line (live.js), and the answer is not read as the lobby's state.
+  function ask(url, options) {
+    var report = window.arenaLive && window.arenaLive.answered ? window.arenaLive.answered : function (r) { return r; };
+    return fetch(url, options).then(function (response) {
+      report(response);
+      if (!response.ok) throw new Error(String(response.status));
+      return response;
+    }, function (failure) { report(null); throw failure; });
+  }
+
   function refreshInvitations() {
     var list = document.getElementById("invitations");
     if (!list) return;
-    fetch(window.location.pathname, { credentials: "same-origin" })
+    ask(window.location.pathname, { credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("invitations");
         if (fresh && fresh.innerHTML !== list.innerHTML) list.innerHTML = fresh.innerHTML;
-      });
+      })
+      .catch(function () {});
   }
 
   function pollQueue() {
-    fetch(box.dataset.queueUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    ask(box.dataset.queueUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.json(); })
       .then(function (status) {
         if (status.match && !document.getElementById("go-table")) goTo(status.match);
