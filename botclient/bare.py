@@ -15,7 +15,7 @@ from typing import Any, Unpack
 
 from sandbox import BundleRejected
 from sandbox.languages import launch
-from sandbox.process import close_pipes
+from sandbox.process import close_pipes, cpu_wait_seconds_of_pid
 
 from .protocol import CRASH, BotFailure, MoveResult
 from .stdio import StdioBot, StdioLimits
@@ -34,6 +34,13 @@ class BareProcess:
 
     def hit_memory_limit(self) -> bool:
         return False
+
+    # The bot's own process only: its children are not followed here (a bot tried on one's own machine).
+    def cpu_wait_mark(self) -> dict[str, float]:
+        return {} if self._closed else {"bot": cpu_wait_seconds_of_pid(self.popen.pid)}
+
+    def cpu_wait_since(self, mark: dict[str, float]) -> float:
+        return 0.0 if self._closed else cpu_wait_seconds_of_pid(self.popen.pid) - mark.get("bot", 0.0)
 
     def kill(self) -> None:
         # The bot runs in a session of its own: its whole process group goes, children included.

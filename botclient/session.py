@@ -35,7 +35,7 @@ class ServerBusy(Exception):
 class Exchange:
     """What a transport got back for one message."""
 
-    __slots__ = ("answer", "error", "raw", "status", "stderr")
+    __slots__ = ("answer", "error", "raw", "status", "stderr", "waited_s")
 
     def __init__(
         self,
@@ -44,6 +44,7 @@ class Exchange:
         error: str | None = None,
         stderr: str = "",
         answer: bytes | None = None,
+        waited_s: float = 0.0,
     ) -> None:
         self.raw = raw
         self.status = status
@@ -51,6 +52,8 @@ class Exchange:
         self.stderr = stderr
         # What the bot sent when the transport itself refused it (too long, several lines...).
         self.answer = answer
+        # The time the bot's process waited for a CPU the machine was giving others: not the bot's.
+        self.waited_s = waited_s
 
 
 class SessionLimits(TypedDict, total=False):
@@ -194,7 +197,8 @@ class BotSession(ABC):
             self._fail(exc.result)
             self._echo(exc.result.stderr_tail)
             return exc.result
-        latency_ms = (time.monotonic() - began) * 1000
+        # What the bot is charged: the time that passed, less the time it waited for a CPU (the server's).
+        latency_ms = max(0.0, time.monotonic() - began - got.waited_s) * 1000
         if got.status != OK or got.raw is None:
             result = MoveResult(
                 None,

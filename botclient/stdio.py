@@ -41,6 +41,8 @@ STDOUT_SESSION_CAP = 4 * 1024 * 1024  # total stdout per match: answers are smal
 STDERR_MOVE_CAP = 2048  # per move, in the match log
 STDERR_SESSION_CAP = 64 * 1024  # whole-match tail kept for the owner
 STDERR_READ_CAP = 16 * 1024 * 1024  # read past this and stderr is no longer drained
+# A reply slower than this is looked at for the bot's CPU waits (a full look at its processes, ~1 ms).
+CPU_WAIT_LOOK_S = 0.05
 
 
 class _Tail:
@@ -132,7 +134,9 @@ class StdioBot(BotSession):
         if self.process is None or self.process.popen.poll() is not None:
             return self._dead("the bot is not running")
         self._err_move = _Tail(STDERR_MOVE_CAP)
-        deadline = time.monotonic() + timeout_s
+        started = time.monotonic()
+        deadline = started + timeout_s
+        cap = timeout_s * limits.CPU_WAIT_CREDIT
         self._pump(0.0)
         if self._out:
             return self._stop(
@@ -140,6 +144,8 @@ class StdioBot(BotSession):
                 "the bot wrote to stdout without being asked (use stderr for logs)",
                 bytes(self._out),
             )
+        mark = self.process.cpu_wait_mark()
+        credited = 0.0  # of the bot's time, given back for its waits for a CPU (below)
         failure = self._write(encode(message), deadline)
         if failure is not None:
             return failure
@@ -163,7 +169,10 @@ class StdioBot(BotSession):
                         bytes(self._out),
                     )
                 del self._out[: newline + 1]
-                return Exchange(line, OK, None, self._err_move.text())
+                if time.monotonic() - started > CPU_WAIT_LOOK_S:
+                    # A slow reply may draw on the bank: the time it waited for a CPU is not drawn.
+                    credited = max(credited, min(self.process.cpu_wait_since(mark), cap))
+                return Exchange(line, OK, None, self._err_move.text(), waited_s=credited)
             if len(self._out) > MAX_MESSAGE_BYTES:
                 return self._stop(
                     INVALID,
@@ -179,7 +188,15 @@ class StdioBot(BotSession):
                 return self._stderr_flood()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return self._stop(TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms")
+                # Time is up, less what the bot spent waiting for a CPU that the machine gave to others:
+                # that is given back (up to CPU_WAIT_CREDIT times its time), and the bot may still answer.
+                waited = min(self.process.cpu_wait_since(mark), cap)
+                if waited - credited >= 0.001:
+                    deadline += waited - credited
+                    credited = waited
+                    continue
+                given = f" (and {credited * 1000:.0f} ms waiting for a busy machine's CPU)" if credited else ""
+                return self._stop(TIMEOUT, f"no reply within {timeout_s * 1000:.0f} ms{given}")
             eof = self._pump(remaining)
             if eof and b"\n" not in self._out:
                 return self._dead("the bot exited")

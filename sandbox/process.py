@@ -34,6 +34,7 @@ class SandboxedProcess:
         self.cpu_limit_s = cpu_limit_s
         self._closed = False
         self._lock = threading.Lock()
+        self._waiting_pids: list[str] = []  # cpu_wait_mark's processes, as the last full look found them
 
     @property
     def uid(self) -> int:
@@ -47,6 +48,26 @@ class SandboxedProcess:
         """CPU time used so far by the bot and whatever it started (0 once closed)."""
         with self._lock:
             return 0.0 if self._closed else cpu_seconds_of_uid(self.slot.uid)
+
+    def cpu_wait_mark(self) -> dict[str, float]:
+        """Where the bot's CPU waits stand now (``cpu_waits_of``), for ``cpu_wait_since``: read cheaply, from
+        the processes the last full look found (a first mark looks at every process of the slot's uid)."""
+        with self._lock:
+            if self._closed or not self.slot.held:  # a lent slot's uid may be another bot's by now
+                return {}
+            if not self._waiting_pids:
+                self._waiting_pids = pids_of_uid(self.slot.uid)
+            return {pid: cpu_wait_seconds_of_pid(pid) for pid in self._waiting_pids}
+
+    def cpu_wait_since(self, mark: dict[str, float]) -> float:
+        """The longest time one of the bot's threads has waited for a CPU since ``mark`` (every process of the
+        slot's uid looked at afresh; one started since counts from its start); 0 once closed."""
+        with self._lock:
+            if self._closed or not self.slot.held:
+                return 0.0
+            self._waiting_pids = pids_of_uid(self.slot.uid)
+            now = {pid: cpu_wait_seconds_of_pid(pid) for pid in self._waiting_pids}
+        return max((wait - mark.get(pid, 0.0) for pid, wait in now.items()), default=0.0)
 
     def kill(self) -> None:
         """Kill every process of the bot (pipes stay open: readers see end of file)."""
@@ -125,21 +146,49 @@ def close_pipes(popen: subprocess.Popen[bytes]) -> None:
 
 
 def cpu_seconds_of_uid(uid: int) -> float:
-    """CPU time (user and system) of the live processes of ``uid``: a sandbox slot's bot and its children.
-
-    A process directory in /proc belongs to the process's effective uid: one stat per process, not a read.
-    """
+    """CPU time (user and system) of the live processes of ``uid``: a sandbox slot's bot and its children."""
     total = 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+    for pid in pids_of_uid(uid):
         try:
-            if entry.stat().st_uid != uid:
-                continue
-            with open(f"/proc/{entry.name}/stat") as fh:
+            with open(f"/proc/{pid}/stat") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue  # exited meanwhile
         # After the command name, utime and stime are the 12th and 13th fields (14 and 15 of proc(5)).
         total += int(fields[11]) + int(fields[12])
     return total / CLOCK_TICKS
+
+
+def cpu_wait_seconds_of_pid(pid: int | str) -> float:
+    """The longest time one thread of process ``pid`` has spent ready to run but waiting for a CPU (the run
+    delay of /proc/<pid>/task/<tid>/schedstat, in nanoseconds): the machine's slowness, never the thread's.
+
+    The longest thread's, not the sum: a bot's threads that wait for each other's CPU would otherwise
+    add up to more than the time that passed. A thread that has exited counts no more (never more credit).
+    """
+    longest = 0
+    try:
+        tasks = os.scandir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    with tasks:
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task.name}/schedstat") as fh:
+                    longest = max(longest, int(fh.read().split()[1]))
+            except (OSError, IndexError, ValueError):
+                continue  # exited meanwhile
+    return longest / 1e9
+
+
+def pids_of_uid(uid: int) -> list[str]:
+    """The live processes of ``uid`` (a sandbox slot's bot and its children). A process directory in /proc
+    belongs to the process's effective uid: one stat per process, not a read."""
+    pids = []
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and entry.stat().st_uid == uid:
+                pids.append(entry.name)
+        except OSError:
+            continue  # exited meanwhile
+    return pids

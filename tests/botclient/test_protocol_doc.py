@@ -64,6 +64,9 @@ def test_the_limits_table_gives_the_values_the_service_applies():
         "one message, either way": f"{MAX_MESSAGE_BYTES} bytes",
         "stdout per match (uploaded bots)": f"{stdio.STDOUT_SESSION_CAP // (1024 * 1024)} MiB",
         "wall clock per match (uploaded bots)": f"{stdio.limits.WALL_S / 60:g} min",
+        "time given back for waiting on a busy machine's CPU (uploaded bots)": (
+            f"up to {stdio.limits.CPU_WAIT_CREDIT:g} times the time you had"
+        ),
         "stderr kept per decision in the match log": f"the last {runner.MOVE_STDERR_CHARS} characters",
         "stderr kept per match in the match log": f"the last {runner.SEAT_STDERR_CHARS} characters",
         "stderr per validation game in the version's log": f"the last {actions.LOG_STDERR_CHARS} characters",

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from botclient import INVALID, OK, TIMEOUT, BotFailure, SandboxedBot
 
 from .conftest import BOTS, FAKE_OBSERVATION
@@ -29,6 +33,39 @@ def test_time_over_the_move_limit_comes_out_of_the_bank_until_it_runs_out(start_
     assert 100 < bot.budget.bank_ms <= 200  # the 200 ms or so over the move limit came out of the bank
     second = bot.act(FAKE_OBSERVATION)
     assert second.status == TIMEOUT  # 800 ms needed, about 400 left
+
+
+def test_the_time_a_bot_waited_for_a_cpu_the_machine_gave_to_others_is_not_charged(start_bot):
+    # One CPU for this thread and what it starts (the bot inherits it), shared with five processes that
+    # never stop computing: the bot gets a sixth of it at most, so its 100 ms of thinking take 600 ms or
+    # more on the clock, past its 300 ms. Its waits for the CPU are given back; its thinking is charged.
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(5)]
+    try:
+        bot = start_bot("cpu_thinker", move_ms=300, bank_ms=0, start_ms=20_000)
+        results = [bot.act(FAKE_OBSERVATION) for _ in range(3)]
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+        os.sched_setaffinity(0, allowed)
+    assert [r.status for r in results] == [OK] * 3, [r.error for r in results]
+    assert all(100 <= r.latency_ms < 300 for r in results), [r.latency_ms for r in results]
+
+
+def test_a_bot_that_sleeps_is_not_given_time_back_however_busy_the_machine(start_bot):
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(5)]
+    try:
+        result = start_bot("busy_sleep", move_ms=300, bank_ms=0, start_ms=20_000).act(FAKE_OBSERVATION)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+        os.sched_setaffinity(0, allowed)
+    assert result.status == TIMEOUT and result.error.startswith("no reply within 300 ms")
 
 
 def test_a_reply_over_64_kib_is_invalid(start_bot):
