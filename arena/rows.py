@@ -1,5 +1,5 @@
 """Writing many rows in few round trips: UPDATE ... FROM jsonb_to_recordset(...), INSERT ... SELECT FROM
-jsonb_to_recordset(...), several statements at once.
+jsonb_to_recordset(...), several statements at once, COPY for rows only ever appended.
 
 Django's bulk_update builds one CASE WHEN expression per field and row, which costs more CPU than
 the rest of a batch of match results together; here the rows' values go in as one parameter, a JSON
@@ -11,7 +11,7 @@ commit are mostly round trips to PostgreSQL, so `run_together` sends several sta
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -90,6 +90,26 @@ def insert_statement(
         f" WITH ORDINALITY AS new ({', '.join(names)}, n) ORDER BY n"
     )
     return (f"{sql} {on_conflict}" if on_conflict else sql), [_records(names, values)]
+
+
+def copy_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Append `rows` (tuples of the values of `fields`, in that order, as the columns take them: no
+    field conversion) to `model`'s table with one COPY, in the order given (so they take their ids in
+    that order). For rows only ever appended, made by the caller as plain values: neither model
+    instances nor a JSON parameter for PostgreSQL to parse. A constraint broken raises Django's
+    IntegrityError, as a statement's would; an outage, its OperationalError."""
+    quote = connection.ops.quote_name
+    meta = model._meta
+    columns = []
+    for name in fields:
+        field = meta.get_field(name)
+        if not isinstance(field, models.Field):
+            raise TypeError(f"{model.__name__}.{name} is not a column")
+        columns.append(quote(field.column))
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        with cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
 
 
 def _records(names: Sequence[str], values: Sequence[Sequence[Any]]) -> str:

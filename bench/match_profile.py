@@ -44,7 +44,13 @@ PHASES = (
     ("play the game (arena.runner.play)", "arena/runner.py", "play"),
     ("commit: the whole transaction", "results/commit.py", "commit_results"),
     ("  rating: lock rows, Elo, all the writes (ratings.ledger.rate)", "ratings/ledger.py", "rate"),
-    ("  match_committed receivers", "django/dispatch/dispatcher.py", "send"),
+    ("  the ledger rows appended (COPY, arena.rows.copy_rows)", "arena/rows.py", "copy_rows"),
+    ("  the records written (arena.packed.pack)", "arena/packed.py", "pack"),
+    (
+        "  Django signals sent (match_committed, and pre/post_init of every model instance)",
+        "django/dispatch/dispatcher.py",
+        "send",
+    ),
     ("  leaderboard index (Redis, on commit)", "ratings/leaderboard/index.py", "apply"),
     ("several statements in one round trip (arena.rows.run_together)", "arena/rows.py", "run_together"),
     ("SQL round trips (psycopg execute)", "psycopg/cursor.py", "execute"),
@@ -150,8 +156,9 @@ def main() -> None:
     for label, (calls, cumulative) in phases.items():
         share = f"{cumulative / total:.0%}" if total else "-"
         print(f"| {label} | {calls} | {cumulative * per_match:.2f} | {share} |")
-    trips = phases[PHASES[-2][0]][0] + phases[PHASES[-1][0]][0]
-    print(f"\nround trips to PostgreSQL per match: {trips / len(tables):.2f} (statements and BEGIN/COMMIT)")
+    copies = next(phases[label][0] for label, _, function in PHASES if function == "copy_rows")
+    trips = phases[PHASES[-2][0]][0] + phases[PHASES[-1][0]][0] + copies
+    print(f"\nround trips to PostgreSQL per match: {trips / len(tables):.2f} (statements, COPYs and BEGIN/COMMIT)")
     print(f"\nfunctions by their own time (top {args.top}):\n")
     stats.sort_stats("tottime").print_stats(args.top)
 
