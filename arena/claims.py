@@ -207,13 +207,18 @@ def _claimed(won: list[tuple[int, int]], rows: list[tuple[Any, ...]]) -> Claimed
     seat_end = match_end + len(MatchSeat._meta.concrete_fields)
     matches: dict[int, Match] = {}
     seats: dict[int, list[MatchSeat]] = {}
+    # A batch seats the same players many times: one instance each, read from the statement's one snapshot.
+    players: dict[int, Player] = {}
     for row in rows:
         match = matches.get(row[0]) or matches.setdefault(row[0], instance(Match, row[2:match_end]))
         match_seats = seats.setdefault(match.pk, [])
         if row[match_end] is None:  # a match without seats (none is made so): claimed all the same
             continue
         seat = instance(MatchSeat, row[match_end:seat_end])
-        seat.player = instance(Player, row[seat_end:])
+        player = players.get(seat.player_id)
+        if player is None:
+            player = players[seat.player_id] = instance(Player, row[seat_end:])
+        seat.player = player
         seat.match = match
         match_seats.append(seat)
     return Claimed(list(won), matches, seats)

@@ -1,5 +1,5 @@
 """Writing many rows in few round trips: UPDATE ... FROM jsonb_to_recordset(...), INSERT ... SELECT FROM
-jsonb_to_recordset(...), several statements at once.
+jsonb_to_recordset(...), several statements at once, COPY for rows only ever appended.
 
 Django's bulk_update builds one CASE WHEN expression per field and row, which costs more CPU than
 the rest of a batch of match results together; here the rows' values go in as one parameter, a JSON
@@ -11,7 +11,7 @@ commit are mostly round trips to PostgreSQL, so `run_together` sends several sta
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -19,6 +19,8 @@ from uuid import UUID
 
 import psycopg
 from django.db import connection, models, transaction
+from django.db.models import signals
+from django.db.models.base import ModelState
 
 ModelT = TypeVar("ModelT", bound=models.Model)
 # One SQL statement and its parameters, to run with others (`run_together`).
@@ -92,6 +94,26 @@ def insert_statement(
     return (f"{sql} {on_conflict}" if on_conflict else sql), [_records(names, values)]
 
 
+def copy_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Append `rows` (tuples of the values of `fields`, in that order, as the columns take them: no
+    field conversion) to `model`'s table with one COPY, in the order given (so they take their ids in
+    that order). For rows only ever appended, made by the caller as plain values: neither model
+    instances nor a JSON parameter for PostgreSQL to parse. A constraint broken raises Django's
+    IntegrityError, as a statement's would; an outage, its OperationalError."""
+    quote = connection.ops.quote_name
+    meta = model._meta
+    columns = []
+    for name in fields:
+        field = meta.get_field(name)
+        if not isinstance(field, models.Field):
+            raise TypeError(f"{model.__name__}.{name} is not a column")
+        columns.append(quote(field.column))
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        with cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
 def _records(names: Sequence[str], values: Sequence[Sequence[Any]]) -> str:
     """Rows as the JSON array of objects that jsonb_to_recordset reads (times and ids as text, which
     PostgreSQL reads back exactly; floats in Python's shortest exact form)."""
@@ -111,16 +133,41 @@ def select_columns(alias: str, model: type[models.Model]) -> str:
     return ", ".join(f"{alias}.{connection.ops.quote_name(field.column)}" for field in model._meta.concrete_fields)
 
 
+# Per model: its columns' attribute names and the converters a queryset would apply (`from_db_value`).
+_LOADERS: dict[type[models.Model], tuple[tuple[str, ...], tuple[Callable[..., Any] | None, ...]]] = {}
+
+
 def instance(model: type[ModelT], values: Sequence[Any]) -> ModelT:
     """A model instance from the raw values of `select_columns`, converted as a queryset would (JSON decoded),
-    without a queryset's per-query work."""
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values, strict=True):
+    without a queryset's per-query work.
+
+    Made as `Model.from_db` makes it, without going through `Model.__init__` (which costs more than
+    the rest of a claimed match's reading): the attributes set, the state of a row read from this
+    database. `__init__` sends `pre_init` and `post_init`: when either has a receiver for `model`,
+    the instance is made by `from_db` itself.
+    """
+    loader = _LOADERS.get(model)
+    if loader is None:
+        fields = model._meta.concrete_fields
         # What Field.get_db_converters gives a queryset: the field's own from_db_value, if it has one.
-        convert = getattr(field, "from_db_value", None)
-        converted.append(value if convert is None else convert(value, None, connection))
-    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+        names = tuple(field.attname for field in fields)
+        loader = _LOADERS.setdefault(model, (names, tuple(getattr(field, "from_db_value", None) for field in fields)))
+    attnames, converters = loader
+    if len(values) != len(attnames):
+        raise ValueError(f"{model.__name__} has {len(attnames)} columns, not {len(values)}")
+    converted = [
+        value if convert is None else convert(value, None, connection)
+        for value, convert in zip(values, converters, strict=True)
+    ]
+    if signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model):
+        return model.from_db(connection.alias, list(attnames), converted)
+    made = model.__new__(model)
+    made.__dict__.update(zip(attnames, converted, strict=True))
+    state = ModelState()
+    state.adding = False
+    state.db = connection.alias
+    made._state = state
+    return made
 
 
 def run_together(

@@ -44,7 +44,13 @@ PHASES = (
     ("play the game (arena.runner.play)", "arena/runner.py", "play"),
     ("commit: the whole transaction", "results/commit.py", "commit_results"),
     ("  rating: lock rows, Elo, all the writes (ratings.ledger.rate)", "ratings/ledger.py", "rate"),
-    ("  match_committed receivers", "django/dispatch/dispatcher.py", "send"),
+    ("  the ledger rows appended (COPY, arena.rows.copy_rows)", "arena/rows.py", "copy_rows"),
+    ("  the records written (arena.packed.pack)", "arena/packed.py", "pack"),
+    (
+        "  Django signals sent (match_committed, and pre/post_init of every model instance)",
+        "django/dispatch/dispatcher.py",
+        "send",
+    ),
     ("  leaderboard index (Redis, on commit)", "ratings/leaderboard/index.py", "apply"),
     ("several statements in one round trip (arena.rows.run_together)", "arena/rows.py", "run_together"),
     ("SQL round trips (psycopg execute)", "psycopg/cursor.py", "execute"),
@@ -95,6 +101,8 @@ def main() -> None:
         for _ in range(args.matches)
     ]
 
+    cpu = [0.0]  # this process's CPU seconds in the last run_all: the rest of its time is waiting
+
     def run_all(profile: cProfile.Profile | None) -> float:
         """Queue the tables' matches, then run the task's body for each in turn: seconds taken."""
         ids = [
@@ -104,6 +112,7 @@ def main() -> None:
         # Nobody consumes this queue: the tasks are run here, in order, instead.
         redis.Redis.from_url(settings.REDIS_URL).delete(tag)
         started = time.perf_counter()
+        cpu[0] = time.process_time()
         if profile is not None:
             profile.enable()
         if args.per_match:
@@ -115,19 +124,21 @@ def main() -> None:
         if profile is not None:
             profile.disable()
         seconds = time.perf_counter() - started
+        cpu[0] = time.process_time() - cpu[0]
         if Match.objects.filter(pk__in=ids, status="finished").count() != len(ids):
             raise SystemExit("some matches did not finish")
         return seconds
 
     # Once as it runs, once under the profiler (which slows the Python side more than the waits).
     service = run_all(None)
+    service_cpu = cpu[0]
     profile = cProfile.Profile()
     profiled = run_all(profile)
 
-    started = time.perf_counter()
+    started, alone_cpu = time.perf_counter(), time.process_time()
     for seated, seed in tables:
         runner.play(GAME, seated, seed, {})
-    alone = time.perf_counter() - started
+    alone, alone_cpu = time.perf_counter() - started, time.process_time() - alone_cpu
 
     stats = pstats.Stats(profile)
     table: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = stats.stats  # type: ignore[attr-defined]  # pstats keeps its table undeclared
@@ -135,8 +146,13 @@ def main() -> None:
     print(f"machine: {machine()}; {len(tables)} rated matches, {args.seats} seats, {args.bots} bots, one process\n")
     how = "each match's own task" if args.per_match else "leases of queued work"
     print(f"service ({how}, up to {args.batch} match(es) per call): {service * per_match:.2f} ms per match")
+    print(
+        f"  of which this process's CPU: {service_cpu * per_match:.2f} ms per match (the rest: waiting for "
+        "PostgreSQL, Redis, and the machine's other work)"
+    )
     print(f"the same games in process (arena.runner.play): {alone * per_match:.2f} ms per match")
     print(f"ratio service / in process: {service / alone:.1f}x")
+    print(f"ratio of CPU, this process's in the service / the games' in process: {service_cpu / alone_cpu:.1f}x")
     print(f"under cProfile: {profiled * per_match:.2f} ms per match, the phases below\n")
     print("| phase | calls | cumulative ms per match | share of the task |")
     print("|---|---:|---:|---:|")
@@ -150,8 +166,9 @@ def main() -> None:
     for label, (calls, cumulative) in phases.items():
         share = f"{cumulative / total:.0%}" if total else "-"
         print(f"| {label} | {calls} | {cumulative * per_match:.2f} | {share} |")
-    trips = phases[PHASES[-2][0]][0] + phases[PHASES[-1][0]][0]
-    print(f"\nround trips to PostgreSQL per match: {trips / len(tables):.2f} (statements and BEGIN/COMMIT)")
+    copies = next(phases[label][0] for label, _, function in PHASES if function == "copy_rows")
+    trips = phases[PHASES[-2][0]][0] + phases[PHASES[-1][0]][0] + copies
+    print(f"\nround trips to PostgreSQL per match: {trips / len(tables):.2f} (statements, COPYs and BEGIN/COMMIT)")
     print(f"\nfunctions by their own time (top {args.top}):\n")
     stats.sort_stats("tottime").print_stats(args.top)
 

@@ -18,7 +18,8 @@ tree is the service's cost per rated match over the cost of the same game in pro
 
 The baseline commit is extracted with `git archive` into a temporary folder and runs in a virtual
 environment of its own holding the baseline's requirements (made once, under var/bench/): this tree's
-`.venv` would find this tree's packages wherever the baseline lacks one. Each tree gets its own
+`.venv` would find this tree's packages wherever the baseline lacks one; it gets this tree's compiled
+engine build, which it uses where its engine's sources are the same (else it runs pure Python). Each tree gets its own
 database (`<DATABASE_URL name>_bench_a` for this tree, `_bench_b` for the baseline, created when
 missing), migrated by that tree's own code, and its own queue; a worker's output goes to
 var/bench/, and a worker that dies stops the run with its last lines. The trees run in alternating
@@ -34,6 +35,7 @@ import importlib.util
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -338,6 +340,16 @@ class Tree:
         return self.engine_games / self.engine_seconds
 
 
+def share_engine_build(tree: Path) -> None:
+    """This tree's compiled engine (scripts/build_engine.py), copied into the baseline's tree: the
+    baseline's engine uses it only where its stamp matches the baseline's own engine sources
+    (games/part_du_chef/native.py), so two trees whose engines are the same play with the same build,
+    and the end-to-end comparison is the service's alone."""
+    built = ROOT / "build" / "native"
+    if built.is_dir() and not (tree / "build" / "native").exists():
+        shutil.copytree(built, tree / "build" / "native")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=600, help="rated matches per tree, over all rounds")
@@ -368,6 +380,7 @@ def main() -> None:
             )
         ]
         if old is not None:
+            share_engine_build(old)
             trees.append(
                 Tree(
                     f"baseline {args.baseline}",

@@ -17,6 +17,7 @@ from django.utils import timezone
 from arena.models import Match, MatchSeat, Player
 from arena.rows import (
     Statement,
+    copy_rows,
     insert_statement,
     instance,
     run_together,
@@ -93,21 +94,40 @@ def rate(results: Sequence[GameResult], *, along: Callable[[Changes], Sequence[S
     The ledger rows, the rating rows and the histogram are written here, once for the batch, and the
     leaderboard index follows on commit.
 
-    `along`: the caller's own writes, made from the changes (a finisher's matches and seats), sent
-    after the ratings' in the same round trip (`arena.rows.run_together`).
+    The ledger rows go first, appended with one COPY (a second rating of a match fails there); then
+    the histogram and the rating rows, and `along`: the caller's own writes, made from the changes (a
+    finisher's matches and seats), all in one round trip (`arena.rows.run_together`).
 
     Returns {(match id, player id): SeatChange}.
     """
-    changes, writes = _rate(results)
+    changes, ledger, writes = _rate(results)
+    if ledger:
+        copy_rows(RatingChange, LEDGER_FIELDS, ledger)
     extra = along(changes) if along is not None else ()
     run_together([*writes, *extra])
     return changes
 
 
-def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[Statement]]:
-    """The changes of `rate`, and the statements that write them."""
+# The columns of a ledger row as `_rate` makes it (`k_games` is left null: it belongs to the fixed-K rows of old).
+LEDGER_FIELDS = (
+    "match",
+    "player",
+    "game",
+    "before",
+    "after",
+    "games_before",
+    "deviation_before",
+    "deviation_after",
+    "rated_at",
+    "created_at",
+)
+
+
+def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[tuple[object, ...]], list[Statement]]:
+    """The changes of `rate`, the ledger rows (values of LEDGER_FIELDS, in rating order), and the
+    statements that write the rest."""
     if not results:
-        return {}, []
+        return {}, [], []
     by_game: dict[str, list[Player]] = {}
     for result in results:
         by_game.setdefault(result.match.game, []).extend(result.players)
@@ -116,7 +136,7 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[Statement]]:
         rows.update({(game, player_id): row for player_id, row in _lock_rows(game, by_game[game]).items()})
     now = timezone.now()
     changes: dict[tuple[int, int], SeatChange] = {}
-    ledger: list[RatingChange] = []
+    ledger: list[tuple[object, ...]] = []
     moves: dict[str, list[tuple[str, float | None, float]]] = {}
     touched: dict[tuple[str, int], Player] = {}
     for result in results:
@@ -134,16 +154,17 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[Statement]]:
                 row.player_id, rating, rating_after, deviation, deviation_after
             )
             ledger.append(
-                RatingChange(
-                    match=match,
-                    player_id=row.player_id,
-                    game=match.game,
-                    before=rating,
-                    after=rating_after,
-                    games_before=row.games,
-                    deviation_before=deviation,
-                    deviation_after=deviation_after,
-                    rated_at=now,
+                (
+                    match.pk,
+                    row.player_id,
+                    match.game,
+                    rating,
+                    rating_after,
+                    row.games,
+                    deviation,
+                    deviation_after,
+                    now,
+                    now,
                 )
             )
             row.rating, row.deviation, row.rated_at = rating_after, deviation_after, now
@@ -151,8 +172,8 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[Statement]]:
             row.provisional_left = max(0, row.provisional_left - 1)
             row.updated_at = now
         touched.update({(match.game, player.id): player for player in result.players})
-    # Ledger rows first (a second rating of a match fails there), then the histogram, then the rows.
-    writes: list[Statement] = [insert_statement(RatingChange, ledger)]
+    # The histogram, then the rows (the ledger rows go before them, `rate`).
+    writes: list[Statement] = []
     for game, game_moves in sorted(moves.items()):
         bucket_write = buckets.move_statement(game, game_moves)
         if bucket_write is not None:
@@ -164,7 +185,7 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[Statement]]:
         keys = [key for key in sorted(touched) if key[0] == game]
         # The leaderboard index follows once the transaction commits, with the values written here.
         index.apply_on_commit(game, [rows[key] for key in keys], [touched[key] for key in keys])
-    return changes, writes
+    return changes, ledger, writes
 
 
 def reset_provisional(player: Player) -> int:

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from arena import runner
 from arena.models import Match, MatchSeat
+from arena.packed import EngineRecord
 from arena.rows import Statement, update_statement
 from games.part_du_chef.placing import RECORD_FIELD, placings, record_verdict
 from ratings.ledger import Changes, GameResult, rate
@@ -150,7 +151,8 @@ def _results_written(ours: Sequence[Finished], changes: Changes) -> list[Stateme
         finished_at = max(timezone.now(), finished_at + _TICK)
         match, played = item.match, item.played
         placed = placings(played.totals, played.forfeited)
-        record = dict(played.record)
+        # Written by the engine from the game it played: kept without the fields that follow from it.
+        record = EngineRecord(played.record)
         record[RECORD_FIELD] = record_verdict(
             played.totals, played.forfeited, played.stand_in, len(record.get("actions") or [])
         )

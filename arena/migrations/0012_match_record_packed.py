@@ -4,7 +4,7 @@ Existing rows are converted in place to their `jsonb` text, uncompressed (Postgr
 `PackedJSONField` reads both forms, and every record written from now on is compressed.
 """
 
-import zlib
+import json
 from typing import Any
 
 from django.db import migrations
@@ -13,11 +13,15 @@ import arena.packed
 
 
 def _uncompress_all(apps: Any, schema_editor: Any) -> None:
-    """Back to `jsonb`: every compressed record becomes its JSON text first."""
+    """Back to `jsonb`: every compressed record (the whole of it, or without its derived fields) becomes its
+    JSON text first."""
     with schema_editor.connection.cursor() as cursor:
-        cursor.execute("SELECT id, record FROM arena_match WHERE substring(record FROM 1 FOR 1) = '\\x78'::bytea")
+        cursor.execute(
+            "SELECT id, record FROM arena_match WHERE substring(record FROM 1 FOR 1) IN ('\\x78'::bytea, '\\x01'::bytea)"
+        )
         for pk, raw in cursor.fetchall():
-            cursor.execute("UPDATE arena_match SET record = %s WHERE id = %s", [zlib.decompress(bytes(raw)), pk])
+            text = json.dumps(arena.packed.unpack(raw), separators=(",", ":")).encode()
+            cursor.execute("UPDATE arena_match SET record = %s WHERE id = %s", [text, pk])
 
 
 class Migration(migrations.Migration):

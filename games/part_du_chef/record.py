@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .actions import action_from_json
 from .deck import DECK, PIZZAS, RING, deal
@@ -10,7 +10,11 @@ from .errors import IllegalAction, InvalidAction, RecordError
 from .recording import RECORD_FORMAT, record_of
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
-__all__ = ["RECORD_FORMAT", "discrepancies", "record_of", "replay"]
+__all__ = ["DERIVED_FIELDS", "RECORD_FORMAT", "complete", "discrepancies", "record_of", "replay"]
+
+# The fields of a record that follow from the rest: the deal from the seed, the chili assignment, the
+# scores and the ranks from the actions (a replay gives them back). A store may leave them out (`complete`).
+DERIVED_FIELDS: Final = ("pizzas", "chili", "scores", "ranks")
 
 
 def _require(condition: bool, message: str) -> None:
@@ -22,7 +26,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _replay_actions(record: dict[str, Any]) -> State:
+def _replay_actions(record: dict[str, Any], *, dealt_by_seed: bool = False) -> State:
     _require(record.get("format") == RECORD_FORMAT, f"format must be {RECORD_FORMAT!r}, not {record.get('format')!r}")
     seed = record.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -47,10 +51,10 @@ def _replay_actions(record: dict[str, Any]) -> State:
     assert isinstance(seats, list)
     state = State.new(len(players), seed, marianne=marianne, marianne_seats=seats)
 
-    pizzas = record.get("pizzas")
-    _require(isinstance(pizzas, list) and len(pizzas) == PIZZAS, "pizzas must be a list of 5 rings")
+    pizzas = [] if dealt_by_seed else record.get("pizzas")
+    _require(isinstance(pizzas, list) and (dealt_by_seed or len(pizzas) == PIZZAS), "pizzas must be a list of 5 rings")
     assert isinstance(pizzas, list)
-    dealt = deal(seed)
+    dealt = deal(seed) if pizzas else ()
     for p, ring in enumerate(pizzas):
         _require(isinstance(ring, list) and len(ring) == RING, f"pizza {p + 1} must list 13 slices")
         for position, (given, sid) in enumerate(zip(ring, dealt[p], strict=True)):
@@ -115,6 +119,23 @@ def _check(record: object, allow_unfinished: bool) -> tuple[State | None, list[s
         else:
             problems.append(f"{key}: the record has {given!r}, the replay gives {value!r}")
     return state, problems
+
+
+def complete(core: dict[str, Any]) -> dict[str, Any]:
+    """The whole record of which `core` is the rest once its DERIVED_FIELDS are left out: its actions
+    replayed from its seed, and the derived fields written from that replay as `record_of` writes them
+    (`chili`, `scores` and `ranks` null while the game is not over). Every other field is kept as is.
+    RecordError if the actions do not replay."""
+    state = _replay_actions(core, dealt_by_seed=True)
+    record = dict(core)
+    record["pizzas"] = [[DECK[s].to_json() for s in ring] for ring in state.pizzas]
+    record["chili"] = record["scores"] = record["ranks"] = None
+    if state.is_over:
+        scores, chilis = state.results()
+        record["chili"] = [c.to_json() for c in chilis]
+        record["scores"] = [s.to_json() for s in scores]
+        record["ranks"] = list(state.ranks())
+    return record
 
 
 def discrepancies(record: object, *, allow_unfinished: bool = False) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 
 from games.part_du_chef import RecordError, Take, action_from_json, play_game, replay
 from games.part_du_chef.bots import get_bot
-from games.part_du_chef.record import discrepancies
+from games.part_du_chef.record import DERIVED_FIELDS, complete, discrepancies
 
 
 def a_record(players: int = 3, seed: int = 11, marianne: bool = True) -> dict[str, Any]:
@@ -142,3 +142,30 @@ def test_actions_from_json_round_trip() -> None:
         again = action.to_json()
         assert {k: v for k, v in entry.items() if k not in ("seat", "pizza")} == again
     assert action_from_json({"type": "take", "portion": 1}) == Take(1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_record_without_its_derived_fields_is_completed_exactly_by_its_replay(players: int) -> None:
+    for seed, marianne in ((players, True), (players + 40, False)):
+        record = a_record(players, seed=seed, marianne=marianne)
+        record["arena"] = {"placings": record["ranks"]}  # a field of the arena's, kept as it is
+        core = {key: value for key, value in record.items() if key not in DERIVED_FIELDS}
+        assert json.dumps(complete(core), sort_keys=True) == json.dumps(record, sort_keys=True)
+
+
+def test_an_unfinished_record_is_completed_with_its_deal_and_no_scores() -> None:
+    record = a_record(4, seed=8)
+    core = {key: value for key, value in record.items() if key not in DERIVED_FIELDS}
+    core["actions"] = core["actions"][:7]
+    completed = complete(core)
+    assert completed["pizzas"] == record["pizzas"]
+    assert (completed["chili"], completed["scores"], completed["ranks"]) == (None, None, None)
+    assert discrepancies(completed, allow_unfinished=True) == []
+
+
+def test_completing_a_record_whose_actions_do_not_replay_fails() -> None:
+    record = a_record(3, seed=5)
+    core = {key: value for key, value in record.items() if key not in DERIVED_FIELDS}
+    core["actions"] = core["actions"][1:]
+    with pytest.raises(RecordError):
+        complete(core)
