@@ -16,9 +16,7 @@ from results.batches import run_matches
 
 
 @pytest.mark.django_db
-def test_a_batch_of_search_bot_matches_gives_its_games_half_the_lease_and_none_fails(
-    make_bots, settings, monkeypatch
-):
+def test_a_batch_of_search_bot_matches_gives_its_games_half_the_lease_and_none_fails(make_bots, settings, monkeypatch):
     # A lease of 6 s: the games' deadline is 3 s in, the task's soft limit 4.8 s; four default searches
     # unhurried take several seconds a game (about ten on a busy machine). How long the batch takes on
     # this machine is the benchmarks' to say; here, that every decision is asked against the deadline.
