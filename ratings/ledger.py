@@ -18,7 +18,6 @@ from arena.models import Match, MatchSeat, Player
 from arena.rows import (
     Statement,
     copy_rows,
-    insert_statement,
     instance,
     run_together,
     select_columns,
@@ -61,19 +60,23 @@ class GameResult:
 def _lock_rows(game: str, players: Sequence[Player]) -> dict[int, Rating]:
     """Create the missing rating rows, then lock them in ascending player id (the order of every batch).
 
-    Both statements go in one round trip (`arena.rows.run_together`).
+    Both statements go in one round trip (`arena.rows.run_together`). The missing rows are made by
+    PostgreSQL from two arrays (ids and kinds): a batch's players are mostly rated already, and
+    making a model instance of each to insert nothing cost more than the rest of the lock.
     """
     by_id = sorted({player.id: player for player in players}.values(), key=lambda player: player.id)
-    create = insert_statement(
-        Rating,
-        [Rating(player=p, game=game, kind=p.kind, rating=INITIAL_RATING) for p in by_id],
-        on_conflict="ON CONFLICT (player_id, game) DO NOTHING",
+    create = (
+        "INSERT INTO ratings_rating (player_id, game, kind, rating, games, deviation, rated_at, provisional_left,"
+        " updated_at) SELECT new.player_id, %s, new.kind, %s, 0, %s, NULL, 0, %s"
+        " FROM unnest(%s::bigint[], %s::varchar[]) WITH ORDINALITY AS new (player_id, kind, n) ORDER BY new.n"
+        " ON CONFLICT (player_id, game) DO NOTHING",
+        [game, INITIAL_RATING, INITIAL_DEVIATION, timezone.now(), [p.id for p in by_id], [p.kind for p in by_id]],
     )
     lock = (
         f"SELECT {select_columns('rating', Rating)} FROM ratings_rating rating"
-        f" WHERE rating.game = %s AND rating.player_id IN ({', '.join(['%s'] * len(by_id))})"
+        f" WHERE rating.game = %s AND rating.player_id = ANY(%s::bigint[])"
         " ORDER BY rating.player_id FOR UPDATE",
-        [game, *[p.id for p in by_id]],
+        [game, [p.id for p in by_id]],
     )
     _, locked = run_together([create, lock])
     return {row.player_id: row for row in (instance(Rating, values) for values in locked)}
