@@ -41,9 +41,11 @@ MATCH_LEASE = Lease(
 # The other matches a task may claim with its own: only those where every seat is a built-in bot,
 # whose games take milliseconds (a submitted bot's can take minutes; its own task plays it), and
 # only when its own match is one of those too (else they would wait behind it).
+# OFFSET 0 keeps it a subplan run for each candidate in id order (a few index lookups, and the scan
+# stops at the lease's size): made an anti-join, it read every seat ever played before the first match.
 _NOT_BUILTIN_SEAT = (
     "SELECT 1 FROM arena_matchseat seat JOIN arena_player player ON player.id = seat.player_id"
-    " WHERE seat.match_id = {match} AND player.builtin = ''"
+    " WHERE seat.match_id = {match} AND player.builtin = '' OFFSET 0"
 )
 BUILTIN_ONLY = (
     f"NOT EXISTS ({_NOT_BUILTIN_SEAT.format(match='candidate.id')})"
@@ -172,10 +174,13 @@ def release_after_error(match_id: int, attempt: int, reason: str) -> None:
 
 
 # The claimed matches (`won`) with their seats and players, read by the claim's own statement.
+# Each match's seats are looked up by its id (a LATERAL subquery kept apart by OFFSET 0): joined as a
+# whole, PostgreSQL, which cannot tell how many matches the claim wins, hashed every seat ever played.
 _READ_CLAIMED = (
     f"SELECT won.id, won.attempt, {select_columns('won', Match)}, {select_columns('seat', MatchSeat)},"
-    f" {select_columns('player', Player)} FROM won LEFT JOIN (arena_matchseat seat JOIN arena_player player"
-    " ON player.id = seat.player_id) ON seat.match_id = won.id ORDER BY won.id, seat.seat"
+    f" {select_columns('player', Player)} FROM won LEFT JOIN LATERAL (SELECT * FROM arena_matchseat seat"
+    " WHERE seat.match_id = won.id OFFSET 0) seat ON true LEFT JOIN arena_player player ON player.id = seat.player_id"
+    " ORDER BY won.id, seat.seat"
 )
 
 

@@ -132,6 +132,9 @@ class Match(models.Model):
             models.Index(fields=["deal_group"], name="match_deal_group", condition=Q(deal_group__isnull=False)),
             models.Index(fields=["status", "lease_expires_at"], name="match_status_lease"),
             models.Index(fields=["kind", "status"], name="match_kind_status"),
+            # A lease of queued work takes the oldest queued matches: this walks them in id order, and
+            # only them, however many finished matches lie before (arena.leases `lease_queued`).
+            models.Index(fields=["id"], name="match_queued", condition=Q(status="queued")),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(rated=False) | ~Q(kind="friendly"), name="friendly_never_rated"),
