@@ -1,4 +1,5 @@
-"""Thin API views of the match core: games, players, matches and their records."""
+"""Thin API views of the match core: games, matches and their records (players, with their ratings, are
+served by ratings.views)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,9 @@ from rest_framework.views import APIView
 
 from arena.errors import RequestError
 from arena.matches import create_match
-from arena.models import Match, Player
+from arena.models import Match
 from arena.secrecy import held_back_reason
-from arena.serializers import (
-    GameSerializer,
-    MatchCreateSerializer,
-    MatchSerializer,
-    PlayerSerializer,
-)
+from arena.serializers import GameSerializer, MatchCreateSerializer, MatchSerializer
 from games.registry import all_games
 
 _Owned = TypeVar("_Owned", bound=models.Model)
@@ -52,22 +48,6 @@ class GamesView(APIView):
     def get(self, request: Request) -> Response:
         games = [spec.to_json() for spec in all_games()]
         return Response(GameSerializer(games, many=True).data)
-
-
-class PlayerFilter(filters.FilterSet):
-    kind = filters.ChoiceFilter(choices=Player.Kind.choices)
-
-    class Meta:
-        model = Player
-        fields = ["kind"]
-
-
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
-    queryset = Player.objects.order_by("id")
-    lookup_value_regex = "[0-9]+"
-    serializer_class = PlayerSerializer
-    permission_classes = [permissions.AllowAny]
-    filterset_class = PlayerFilter
 
 
 class MatchFilter(filters.FilterSet):

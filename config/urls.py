@@ -7,9 +7,9 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.views import AccountCreateView, ThrottledTokenView
 from accounts.web import admin_login
-from arena.views import GamesView, MatchViewSet, PlayerViewSet
+from arena.views import GamesView, MatchViewSet
 from matchmaking.views import ArenaEntryWaitViewSet, ArenaQueueView
-from ratings.views import LeaderboardView, PlayerStandingView, RatingHistoryView
+from ratings.views import LeaderboardView, PlayerStandingView, PlayerViewSet, RatingHistoryView
 from submissions.views import BotViewSet
 from tournaments.views import TournamentViewSet
 

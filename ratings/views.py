@@ -1,4 +1,4 @@
-"""Leaderboards and rating histories; reading needs no account."""
+"""Leaderboards, players with their ratings, and rating histories; reading needs no account."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import json
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, permissions
+from rest_framework import generics, permissions, viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.utils.urls import remove_query_param, replace_query_param
@@ -23,6 +24,7 @@ from ratings.models import RatingChange
 from ratings.serializers import (
     LeaderboardPageSerializer,
     PlayerStandingSerializer,
+    PlayerWithRatingsSerializer,
     RatingChangeSerializer,
 )
 
@@ -134,6 +136,24 @@ class PlayerStandingView(APIView):
                 "below": [_line(row) for row in found.below],
             }
         )
+
+
+class PlayerFilter(filters.FilterSet):
+    kind = filters.ChoiceFilter(choices=Player.Kind.choices)
+
+    class Meta:
+        model = Player
+        fields = ["kind"]
+
+
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
+    """Players, each with its rating and leaderboard place per game (a page's looked up together)."""
+
+    queryset = Player.objects.order_by("id").prefetch_related("ratings")
+    lookup_value_regex = "[0-9]+"
+    serializer_class = PlayerWithRatingsSerializer
+    permission_classes = [permissions.AllowAny]
+    filterset_class = PlayerFilter
 
 
 class RatingHistoryView(generics.ListAPIView[RatingChange]):

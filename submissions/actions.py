@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 
 VALIDATION_LEASE_SECONDS = 600.0
 VALIDATION_MAX_ATTEMPTS = 3
-# Validation tables: the built-in opponents of each game, the bot's seat (of its first version), the options.
+# Validation tables: the built-in opponents of each game, the seat the turn starts from (validation_table), the
+# options.
 VALIDATION_TABLES: tuple[tuple[tuple[str, ...], int, dict[str, Any]], ...] = (
     (("greedy",), 0, {}),
     (("random", "greedy"), 1, {"marianne": True}),
@@ -261,20 +262,26 @@ def _game_log(index: int, match: Match, seat: int) -> dict[str, Any]:
     return entry
 
 
-def validation_table(index: int, version_number: int) -> tuple[tuple[str, ...], int, dict[str, Any]]:
-    """Validation game `index` of a version: the built-in opponents, the bot's seat, the options.
+def validation_table(index: int, bot_id: int, version_number: int) -> tuple[tuple[str, ...], int, dict[str, Any]]:
+    """Validation game `index` of a bot's version: the built-in opponents, the bot's seat, the options.
 
     Fair seats: the bot's seat at a table turns by one place per version of the bot (and per repeat of
     the table when more games than tables are played), so over its validation games it sits in every
-    seat alike, and is not always the first chef.
+    seat alike, and is not always the first chef. The turn starts from the bot's id, so that the first
+    versions of different bots are spread over the seats too, rather than all sitting where the table
+    says; the same bot and version always sit in the same seats.
 
-    >>> [validation_table(0, number)[1] for number in (1, 2, 3)]
+    Bot 6, versions 1 to 3, then the first versions of bots 6 to 8, at the first two tables:
+
+    >>> [validation_table(0, 6, number)[1] for number in (1, 2, 3)]
     [0, 1, 0]
-    >>> [validation_table(1, number)[1] for number in (1, 2, 3)]
+    >>> [validation_table(1, 6, number)[1] for number in (1, 2, 3)]
+    [1, 2, 0]
+    >>> [validation_table(1, bot, 1)[1] for bot in (6, 7, 8)]
     [1, 2, 0]
     """
     opponents, seat, options = VALIDATION_TABLES[index % len(VALIDATION_TABLES)]
-    turn = version_number - 1 + index // len(VALIDATION_TABLES)
+    turn = bot_id + version_number - 1 + index // len(VALIDATION_TABLES)
     return opponents, (seat + turn) % (len(opponents) + 1), options
 
 
@@ -318,7 +325,7 @@ def run_validation(version_id: int) -> str:
     games = max(1, int(settings.ARENA_BOT_VALIDATION_GAMES))
     entries: list[dict[str, Any]] = []
     for index in range(games):
-        opponents, seat, options = validation_table(index, version.number)
+        opponents, seat, options = validation_table(index, bot.pk, version.number)
         lineup: list[tuple[Player, BotVersion | None]] = [(builtins[name], None) for name in opponents]
         lineup.insert(seat, (bot.player, version))
         match = create_pinned_match(

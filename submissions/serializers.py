@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q
@@ -10,11 +11,17 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from arena.serializers import HeldBackSerializer
+from ratings import leaderboard
 from ratings.elo import interval, is_provisional
 from submissions.models import BOT_STATUSES, BotComparison, BotSeat, BotVersion, SubmittedBot
 
 BOT_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,63}$"
 HELD_BACK_HELP = "null while the match, or another table of its deal, is still playing"
+RANK_HELP = "the bot's rank on its game's leaderboard (every kind of player); null without a rating or off the board"
+RANK_INTERVAL_HELP = (
+    "[best, worst]: the ranks the bot would hold at either end of its rating's 95% interval, as the "
+    "leaderboard gives them; null without a rating or off the board"
+)
 BOT_NAME_HELP = "2 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; unique among players."
 
 
@@ -79,17 +86,43 @@ class BotRatingSerializer(serializers.Serializer[dict[str, Any]]):
     provisional = serializers.BooleanField()
 
 
+def board_lines(bots: Iterable[SubmittedBot]) -> dict[int, leaderboard.Row | None]:
+    """Each bot's line on its game's leaderboard (None when it has no rating or is not on the board):
+    one leaderboard lookup per game for all of them, none for the bots without a rating row."""
+    bots = list(bots)
+    rated: dict[str, list[int]] = {}
+    for bot in bots:
+        if any(row.game == bot.game for row in bot.player.ratings.all()):
+            rated.setdefault(bot.game, []).append(bot.player_id)
+    found: dict[int, leaderboard.Row] = {}
+    for game, player_ids in rated.items():
+        found.update(leaderboard.lines(game, None, player_ids))
+    return {bot.player_id: found.get(bot.player_id) for bot in bots}
+
+
+class BotListSerializer(serializers.ListSerializer[SubmittedBot]):
+    """Looks a page's bots up on the leaderboards once, not once per bot."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        bots = list(data.all() if hasattr(data, "all") else data)
+        self.context["board_lines"] = board_lines(bots)
+        return super().to_representation(bots)
+
+
 class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
     id = serializers.IntegerField(source="player_id", read_only=True)
     name = serializers.RegexField(BOT_NAME, source="player.name", max_length=64, help_text=BOT_NAME_HELP)
     owner = serializers.CharField(source="player.owner.username", read_only=True)
     status = serializers.SerializerMethodField()
     rating = serializers.SerializerMethodField()
+    rank = serializers.SerializerMethodField(help_text=RANK_HELP)
+    rank_interval = serializers.SerializerMethodField(help_text=RANK_INTERVAL_HELP)
     active_version = serializers.SerializerMethodField()
     latest_version = serializers.SerializerMethodField()
 
     class Meta:
         model = SubmittedBot
+        list_serializer_class = BotListSerializer
         fields = [
             "id",
             "name",
@@ -99,6 +132,8 @@ class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
             "owner",
             "status",
             "rating",
+            "rank",
+            "rank_interval",
             "active_version",
             "latest_version",
             "suspended_at",
@@ -112,6 +147,8 @@ class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
             "owner",
             "status",
             "rating",
+            "rank",
+            "rank_interval",
             "active_version",
             "latest_version",
             "suspended_at",
@@ -146,6 +183,25 @@ class BotSerializer(serializers.ModelSerializer[SubmittedBot]):
                     "provisional": is_provisional(deviation),
                 }
         return None
+
+    def _line(self, bot: SubmittedBot) -> leaderboard.Row | None:
+        # A page's lines were looked up together (BotListSerializer); a lone bot's, once for both fields.
+        lines: dict[int, leaderboard.Row | None] = self.context.setdefault("board_lines", {})
+        if bot.player_id not in lines:
+            lines.update(board_lines([bot]))
+        return lines[bot.player_id]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_rank(self, bot: SubmittedBot) -> int | None:
+        line = self._line(bot)
+        return None if line is None else line.rank
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2, allow_null=True)
+    )
+    def get_rank_interval(self, bot: SubmittedBot) -> list[int] | None:
+        line = self._line(bot)
+        return None if line is None else list(line.rank_interval)
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_active_version(self, bot: SubmittedBot) -> int | None:

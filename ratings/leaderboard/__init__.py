@@ -1,6 +1,6 @@
 """The leaderboard: one interface for every page, rank and search, whichever backend answers.
 
-`size`, `page`, `rank`, `standing` and `search` answer from the Redis index (`index`) when it is
+`size`, `page`, `rank`, `standing`, `search` and `lines` answer from the Redis index (`index`) when it is
 ready: ranks are ZRANK + 1, no database row is read. When it is not (a fresh or flushed Redis), the
 same answers come from PostgreSQL (`sql`), and a rebuild of the index is asked for: one rule,
 `_index_or_sql`, for all of them. Ties on rating go
@@ -232,6 +232,14 @@ def search(game: str, kind: str | None, player_ids: Sequence[int], count: int) -
             lines += _of_index(found.lines) if found is not None else []
         indexed = _rows(game, kind, lines, True)
     return _index_or_sql(game, indexed, lambda: _sql_search(game, kind, player_ids, count))
+
+
+def lines(game: str, kind: str | None, player_ids: Sequence[int]) -> dict[int, Row]:
+    """The lines of these players on this board by player id, those not on it left out: a page of
+    players (an API answer) is one `search`, not one lookup per player."""
+    if not player_ids:
+        return {}
+    return {row.player_id: row for row in search(game, kind, player_ids, len(player_ids))}
 
 
 def _sql_search(game: str, kind: str | None, player_ids: Sequence[int], count: int) -> list[Row]:

@@ -45,14 +45,20 @@ def test_the_javascript_starter_kit_is_validated_and_becomes_active(submit):
     assert version.status == "active", version.reason
     # Each game's log holds what the kit wrote during it (what it writes after "end" belongs to no game: its
     # process may already be waiting for the next one, with more_games).
-    assert [game["stderr"].splitlines()[0] for game in version.log] == ["seat 0 of 2", "seat 1 of 3"]
+    assert [game["stderr"].splitlines()[0] for game in version.log] == [
+        f"seat {seat} of {len(opponents) + 1}"
+        for opponents, seat, _ in (actions.validation_table(index, bot.pk, 1) for index in range(2))
+    ]
 
 
 def test_a_bot_crashing_mid_game_is_rejected_with_the_reason_and_its_log(submit, client_for):
     bot = submit("crasher", kit_zip(CRASH_ON_THIRD_MOVE), filename="crasher.zip")
     version = _version(bot)
     assert version.status == "rejected"
-    assert version.reason.startswith("validation game 1 (against greedy, seat 0): crash: the bot exited (exit code 1)")
+    seat = actions.validation_table(0, bot.pk, 1)[1]
+    assert version.reason.startswith(
+        f"validation game 1 (against greedy, seat {seat}): crash: the bot exited (exit code 1)"
+    )
     assert len(version.log) == 1 and version.log[0]["forfeited"] is True
     assert "giving up in the middle of the game" in version.log[0]["stderr"]
     owner_view = client_for("alice").get(f"/api/bots/{bot.pk}/versions/1/").json()
