@@ -18,12 +18,13 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from games.part_du_chef import State
-from games.part_du_chef.seating import BotError, Outcome, Pace, looks_like_program
+from games.part_du_chef.seating import BotError, NamedBot, Outcome, Pace, Played, looks_like_program
 from sandbox import BundleRejected, Sandbox, SandboxConfig, SandboxUnavailable
 from sandbox.build import BuildFailed, prepare_bot
 from sandbox.bundle import BundleLimits
@@ -32,15 +33,17 @@ from sandbox.languages import BUILD_INFO
 from . import limits
 from .bare import BareBot
 from .http import HttpBot, UnsafeEndpoint, parse_endpoint
+from .lockstep import play_deal_in_lockstep
 from .match import play_with_sessions
-from .session import BotSession, SessionLimits
+from .session import BotSession, ServerBusy, SessionLimits
 from .stdio import SandboxedBot
 
 # Slot uids and lock files of the local command, apart from an arena worker's on the same machine
 # (a slot's processes are killed when it is taken, so two users of one uid range would kill each other's bots).
 LOCAL_BASE_UID = int(os.environ.get("PART_DU_CHEF_SANDBOX_UID", "61000"))
 LOCAL_STATE_DIR = Path(os.environ.get("PART_DU_CHEF_SANDBOX_DIR", "/run/part-du-chef-sandbox"))
-LOCAL_SLOTS = int(os.environ.get("PART_DU_CHEF_SANDBOX_SLOTS", "8"))
+# `compare` runs every bot program of a deal's games at once (lockstep, below): up to 10 games of 5 seats.
+LOCAL_SLOTS = int(os.environ.get("PART_DU_CHEF_SANDBOX_SLOTS", "64"))
 
 
 def local_sandbox_config() -> SandboxConfig:
@@ -68,7 +71,11 @@ class LocalBots:
         self._tmp: Path | None = None
         self._prepared: dict[Path, Path] = {}
         self._labels: dict[int, str] = {}  # session id -> its name on the command line, until its game ends
+        self._sessions: dict[int, BotSession] = {}  # session id -> the session, until its game ends
+        self._programs: set[Callable[[int], Any]] = set()  # the makers of bot programs' sessions
         self._warned_bare = False
+        # The games of a deal play on threads of their own: one line printed at a time, one warning.
+        self._lock = threading.Lock()
 
     # -- the resolver interface (games.part_du_chef.seating.BotResolver) --------------------------
 
@@ -99,14 +106,24 @@ class LocalBots:
                 raise BotError(f"{spec}: no such file or folder")
             return None
         files = self._prepare(path.resolve(), spec)
-        return lambda seed: self._program(files, spec)
+
+        def make(seed: int) -> BotSession:
+            return self._program(files, spec)
+
+        self._programs.add(make)
+        return make
 
     def play(self, state: State, seats: Sequence[Any], pace: Pace | None = None) -> Outcome:
         options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
         try:
             played = play_with_sessions(state, seats, options, replacement_seed=state.seed, pace=pace)
+        except ServerBusy as exc:
+            # No slot came free in time: they are shared with every other part-du-chef run on this machine.
+            raise BotError(f"{exc} (PART_DU_CHEF_SANDBOX_SLOTS; another part-du-chef may be running)") from None
         finally:
             labels = {seat: self._labels.pop(id(bot), f"seat {seat}") for seat, bot in enumerate(seats)}
+            for bot in seats:
+                self._sessions.pop(id(bot), None)
         if self.verbose:
             for move in played.moves:
                 if move.status != "ok":
@@ -115,7 +132,27 @@ class LocalBots:
                     self._say(f"[{label}, seat {move.seat}] {move.when}: {move.status}: {move.error}{said}")
         return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
 
+    def play_deal(self, lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
+        """The deal's games side by side in lockstep, as the server plays a comparison's deal: a bot that
+        remembers (a hosted bot is one server for every game) sees no pizza in one game before every game
+        of the deal has shown it."""
+        programs = sum(bot.make in self._programs for lineup in lineups for bot in lineup)
+        if programs and not self.bare:
+            # Every game holds its programs' sandbox slots until the deal ends: a game waiting for a slot
+            # would hold the others back, and they would never give theirs up.
+            slots = self._box().config.slots
+            if programs > slots:
+                raise BotError(
+                    f"compare plays the {len(lineups)} games of a deal side by side, {programs} bot programs at once, "
+                    f"and the sandbox has {slots} slots: set PART_DU_CHEF_SANDBOX_SLOTS to {programs} or more"
+                )
+        return play_deal_in_lockstep(lineups, seed, marianne)
+
     def close(self) -> None:
+        # The games of a deal play on threads of their own: when the command stops mid-deal (Ctrl-C), their
+        # bots are stopped here, as a game played on the command's own thread stops its bots as it ends.
+        for session in list(self._sessions.values()):
+            session.close()
         if self._sandbox is not None:
             self._sandbox.kept.close_all()  # bots kept for a next game that will not come
         if self._tmp is not None:
@@ -183,9 +220,10 @@ class LocalBots:
     def _program(self, files: Path, label: str) -> BotSession:
         session: BotSession
         if self.bare:
-            if not self._warned_bare:
+            with self._lock:
+                warn, self._warned_bare = not self._warned_bare, True
+            if warn:
                 self._say("note: --no-sandbox: bot programs run bare, with your rights (the arena sandboxes them)")
-                self._warned_bare = True
             session = BareBot(files, **self.limits)
         else:
             try:
@@ -200,6 +238,7 @@ class LocalBots:
 
     def _watch(self, session: BotSession, label: str) -> BotSession:
         self._labels[id(session)] = label
+        self._sessions[id(session)] = session
         if self.verbose:
             session.on_stderr = lambda text: self._echo(label, text)
         return session
@@ -209,7 +248,8 @@ class LocalBots:
             self._say(f"[{label}] {line}")
 
     def _say(self, line: str) -> None:
-        print(line, file=self.out or sys.stderr, flush=True)
+        with self._lock:
+            print(line, file=self.out or sys.stderr, flush=True)
 
 
 def cache_dir() -> Path:

@@ -11,6 +11,10 @@ The waiting is deadlock-free: a table waits only for tables that are behind it, 
 furthest behind never waits. Time spent waiting is never a bot's: a seat's clock runs only while
 it is asked a decision.
 
+`play_deal_in_lockstep` plays a comparison's deal so, for the server (submissions.comparing) and for
+the local `part-du-chef compare` (botclient.local) alike; the arena's deals of tables are played
+the same way by results.deals.
+
 >>> from games.part_du_chef import State
 >>> group = Lockstep(2)
 >>> pace = group.pacer(0)
@@ -26,10 +30,12 @@ True
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 
 from games.part_du_chef import State
+from games.part_du_chef.comparison import play_one_by_one
 from games.part_du_chef.deck import PIZZAS
-from games.part_du_chef.seating import Pace
+from games.part_du_chef.seating import NamedBot, Pace, Played, play_lineup
 
 # The game's last pizza: a table that is over has shown every pizza of the deal.
 LAST_PIZZA = PIZZAS - 1
@@ -68,3 +74,51 @@ class Lockstep:
 
     def _caught_up(self, level: int) -> bool:
         return all(over or reached >= level for reached, over in zip(self._reached, self._over, strict=True))
+
+
+def play_deal_in_lockstep(
+    lineups: Sequence[Sequence[NamedBot]],
+    seed: int,
+    marianne: bool,
+    *,
+    after_table: Callable[[], None] | None = None,
+) -> list[Played]:
+    """A deal's games (every lineup dealt from ``seed``) side by side, each on a thread of its own, in lockstep.
+
+    Played one after the other, a bot that sits at several of the deal's tables and remembers (a
+    hosted bot, a process that serves several games) would know the deal from its first game on. In
+    lockstep no game shows a pizza before every game of the deal has reached it. Built-in bots
+    remember nothing: a deal of theirs alone is played one game after the other, as always.
+    ``after_table`` runs on each table's thread as it ends (the server closes the thread's database
+    connection there). The first table's error, if any, is raised once every table has ended.
+    """
+    if all(bot.builtin for lineup in lineups for bot in lineup):
+        return play_one_by_one(lineups, seed, marianne)
+    lockstep = Lockstep(len(lineups))
+    games: list[Played | BaseException | None] = [None] * len(lineups)
+
+    def play(index: int, lineup: Sequence[NamedBot]) -> None:
+        try:
+            games[index] = play_lineup(lineup, seed, marianne=marianne, with_record=False, pace=lockstep.pacer(index))
+        except BaseException as exc:  # noqa: BLE001 - re-raised below, on the caller's own thread
+            games[index] = exc
+        finally:
+            lockstep.done(index)
+            if after_table is not None:
+                after_table()
+
+    threads = [
+        threading.Thread(target=play, args=(index, lineup), name=f"deal-{seed}-table-{index}", daemon=True)
+        for index, lineup in enumerate(lineups)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    played: list[Played] = []
+    for game in games:
+        if isinstance(game, BaseException):
+            raise game
+        assert game is not None  # every thread stored its game or its error
+        played.append(game)
+    return played

@@ -132,7 +132,9 @@ class StdioBot(BotSession):
         if self._wall_expired:
             return self._stop(TIMEOUT, f"the bot ran past the match's wall-clock limit of {self.wall_s:.0f} s")
         if self.process is None or self.process.popen.poll() is not None:
-            return self._dead("the bot is not running")
+            # Said as when it exits while asked: whether it was gone before the request was written or
+            # after is only the machine's timing (games started side by side), and its reason must not vary.
+            return self._dead("the bot exited")
         self._err_move = _Tail(STDERR_MOVE_CAP)
         started = time.monotonic()
         deadline = started + timeout_s

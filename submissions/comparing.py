@@ -11,7 +11,6 @@ The deals are played apart, spread over the workers: submissions/comparison_deal
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,11 +20,11 @@ from django.db import connection, transaction
 from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.seeds import draw_seed
-from botclient.lockstep import Lockstep
+from botclient import lockstep
 from botclient.match import play_with_sessions
 from common.task_names import TaskName
 from games.part_du_chef.comparison import Comparison, Side, format_seeds, seatings
-from games.part_du_chef.seating import NamedBot, Outcome, Pace, Played, play_lineup
+from games.part_du_chef.seating import NamedBot, Outcome, Pace, Played
 from games.part_du_chef.simulation import Estimate, make_bot
 from games.part_du_chef.state import State
 from submissions.models import BotComparison, BotVersion, SubmittedBot
@@ -52,6 +51,9 @@ class ArenaSessions:
         options: dict[str, Any] = {"marianne": True} if state.marianne_enabled else {}
         played = play_with_sessions(state, seats, options, replacement_seed=state.seed, pace=pace)
         return Outcome(tuple(played.forfeit_reasons), tuple(played.stand_in))
+
+    def play_deal(self, lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
+        return play_deal_in_lockstep(lineups, seed, marianne)
 
     def close(self) -> None:
         """Sessions close at the end of each game."""
@@ -182,36 +184,9 @@ def result_json(comparison: Comparison) -> dict[str, Any]:
 
 
 def play_deal_in_lockstep(lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
-    """A deal's games side by side, each on a thread of its own, held in lockstep pizza by pizza.
-
-    Both versions play every seat of the same deal: played one after the other, a version that
-    remembers would know the deal from its first game on. In lockstep (botclient.lockstep) no game
-    shows a pizza before every game of the deal has reached it.
-    """
-    lockstep = Lockstep(len(lineups))
-    games: list[Played | BaseException | None] = [None] * len(lineups)
-
-    def play(index: int, lineup: Sequence[NamedBot]) -> None:
-        try:
-            games[index] = play_lineup(lineup, seed, marianne=marianne, with_record=False, pace=lockstep.pacer(index))
-        except BaseException as exc:  # noqa: BLE001 - re-raised below, on the comparison's own thread
-            games[index] = exc
-        finally:
-            lockstep.done(index)
-            connection.close()  # the thread's own database connection, if a session opened one
-
-    threads = [threading.Thread(target=play, args=(i, lineup), daemon=True) for i, lineup in enumerate(lineups)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    played: list[Played] = []
-    for game in games:
-        if isinstance(game, BaseException):
-            raise game
-        assert game is not None  # every thread stored its game or its error
-        played.append(game)
-    return played
+    """A deal's games side by side in lockstep (botclient.lockstep), as the local `compare` plays them; each
+    table's thread closes its own database connection (a session may have opened one) as it ends."""
+    return lockstep.play_deal_in_lockstep(lineups, seed, marianne, after_table=connection.close)
 
 
 def deal_lineups(row: BotComparison, resolver: ArenaSessions) -> list[list[NamedBot]]:

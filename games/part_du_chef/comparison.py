@@ -37,13 +37,23 @@ from .simulation import Estimate
 # and three zeros are then "no difference", not an interval of width 0 that proves anything more.
 SE_FLOOR = 0.05
 
-# Plays one deal's lineups (A's seatings then B's), all dealt from one seed; the default plays them
-# one after the other. The server plays them side by side in lockstep (botclient.lockstep).
+# Plays one deal's lineups (A's seatings then B's), all dealt from one seed, and gives their games in that
+# order. Built-in bots remember nothing: theirs are played one after the other. Other bots' are played by
+# their resolver (BotResolver.play_deal): side by side in lockstep (botclient.lockstep), on the server as
+# in the `part-du-chef` command, so that a bot that remembers learns at no table what another has not shown.
 PlayDeal = Callable[[Sequence[Sequence[NamedBot]], int, bool], list[Played]]
 
 
 def play_one_by_one(lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
     return [play_lineup(lineup, seed, marianne=marianne, with_record=False) for lineup in lineups]
+
+
+def deal_player(bots: Sequence[NamedBot]) -> PlayDeal:
+    """Who plays the deals of these bots: the resolver of the first that is not built in, else one by one."""
+    for bot in bots:
+        if bot.resolver is not None:
+            return bot.resolver.play_deal
+    return play_one_by_one
 
 
 @dataclass(frozen=True)
@@ -292,12 +302,15 @@ def compare(
     on_game: Callable[[Played], None] | None = None,
     seeds: Sequence[int] | None = None,
     stopping: Stopping | None = None,
-    play_deal: PlayDeal = play_one_by_one,
+    play_deal: PlayDeal | None = None,
 ) -> Comparison:
     """Compare A with B over up to `deals` duplicate deals dealt from `seeds` (default seed, seed + 1, ...).
 
-    With `stopping`, the comparison stops as soon as its rule decides (after whole deals only).
+    With `stopping`, the comparison stops as soon as its rule decides (after whole deals only). Each deal
+    is played by `play_deal`, by default as `deal_player` says.
     """
+    if play_deal is None:
+        play_deal = deal_player([a, b, *against])
     deal_seeds = list(seeds) if seeds is not None else [seed + deal for deal in range(deals)]
     players = len(against) + 1
     played: list[DealScores] = []

@@ -56,6 +56,14 @@ class BotResolver(Protocol):
         games of one duplicate deal played side by side wait for each other there.
         """
 
+    def play_deal(self, lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
+        """Play the games of one duplicate deal, every lineup dealt from ``seed``, in the order of ``lineups``.
+
+        A bot that sits at several of them and remembers must learn at none what another has not shown
+        yet: `compare` has its resolver play each deal (the `part-du-chef` command's plays them side by
+        side, pizza by pizza: botclient.lockstep).
+        """
+
     def close(self) -> None:
         """Release whatever resolving took (unpacked files...)."""
 

@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTER_KITS = ROOT / "starter-kits"
 SANDBOX_BOTS = ROOT / "tests" / "hostile_bots"
 HOSTILE = SANDBOX_BOTS
-SLOTS = 4
+# `compare` runs every bot program of a deal's games at once: the walkthrough's (docs/bots-submission.md) six.
+SLOTS = 8
 # Slot uids of this run alone: other runs on the machine (other people's tests, an arena worker) use others.
 BASE_UID = 300_000 + (os.getpid() % 1000) * SLOTS
 STATE_DIR = Path(f"/run/part-du-chef-tests-{BASE_UID}")
