@@ -161,7 +161,7 @@ ARENA_MATCH_MAX_ATTEMPTS = env_int("ARENA_MATCH_MAX_ATTEMPTS", 3)
 ARENA_CLAIM_BATCH = env_int("ARENA_CLAIM_BATCH", 8)
 # A lease of queued work (one message for many built-in bot matches) takes up to this many at once,
 # fewer where the last games were slow (results.batches.lease_size).
-ARENA_LEASE_BATCH = env_int("ARENA_LEASE_BATCH", 32)
+ARENA_LEASE_BATCH = env_int("ARENA_LEASE_BATCH", 128)
 # ... but starts no other match once this long has passed (its results wait for the whole batch).
 ARENA_CLAIM_BATCH_SECONDS = env_float("ARENA_CLAIM_BATCH_SECONDS", 1.0)
 # A queued match whose message may have been lost is re-sent after this long.
