@@ -76,8 +76,13 @@ def play(
     pace: Pace | None = None,
     bots: Sequence[SeatBot | BotSession] | None = None,
     deadline: float | None = None,
+    derived: bool = True,
 ) -> PlayedGame:
     """Play the match's game to its end with its seats' bots.
+
+    `derived=False`: the record is written without the fields that follow from its seed and actions
+    (`games.part_du_chef.record.DERIVED_FIELDS`), for the finisher, which stores it without them
+    (`arena.packed`) and writes them again on read.
 
     `pace` holds the game back where the tables of one duplicate deal wait for each other
     (botclient.lockstep): before each decision and before the final scores. `bots`: the seats'
@@ -95,7 +100,7 @@ def play(
     state = spec.new_state(len(players), seed, options)
     engines: list[SeatBot] = [bot for bot in bots if not isinstance(bot, BotSession)]
     if len(engines) < len(bots):
-        return _play_with_sessions(state, players, bots, seed, options, pace)
+        return _play_with_sessions(state, players, bots, seed, options, pace, derived)
     while not state.is_over:
         seat = state.to_act
         assert seat is not None  # a game that is not over has a seat to act
@@ -105,7 +110,7 @@ def play(
             time.sleep(move_delay)
         action = engines[seat].act(state.observation(seat))
         state.apply(action)
-    record = state.to_record([player.name for player in players])
+    record = state.to_record([player.name for player in players], derived=derived)
     scores = state.scores()
     return PlayedGame(
         record=record,
@@ -126,6 +131,7 @@ def _play_with_sessions(
     seed: int,
     options: dict[str, Any],
     pace: Pace | None,
+    derived: bool,
 ) -> PlayedGame:
     """Submitted bots under the failure policy: a failing seat forfeits and `greedy` plays it on."""
     played = play_with_sessions(state, bots, options, replacement_seed=seat_seed(seed, len(players)), pace=pace)
@@ -149,7 +155,7 @@ def _play_with_sessions(
                 forfeit_reason=played.forfeit_reasons[seat],
             )
         )
-    record = state.to_record([player.name for player in players])
+    record = state.to_record([player.name for player in players], derived=derived)
     return PlayedGame(
         record=record,
         totals=tuple(int(score.total) for score in state.scores()),

@@ -125,6 +125,8 @@ def _play_claimed(claimed: Claimed, match_id: int | None, attempts: dict[int, in
                 move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
                 match_id=pk,
                 deadline=deadline,
+                # Stored without what follows from its seed and actions (arena.packed): not written at all.
+                derived=False,
             )
         except Exception as exc:  # an outage or a failure of the game or a bot: sorted out by `Outcomes.add`
             game = exc

@@ -54,6 +54,8 @@ def _play_deal(match_id: int | None, attempts: dict[int, int], until: float) -> 
                 pace=lockstep.pacer(table),
                 bots=bots[pk],
                 deadline=deadline,
+                # Stored without what follows from its seed and actions (arena.packed): not written at all.
+                derived=False,
             )
         except Exception as exc:  # the failure of one table is that table's (below)
             games[pk] = exc

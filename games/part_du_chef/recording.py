@@ -39,8 +39,16 @@ RECORD_FORMAT: Final = "part-du-chef/1"
 _CORE_FIELDS: Final = ("format", "seed", "players", "options", "pizzas", "actions", "chili", "scores", "ranks")
 
 
-def record_of(state: RecordedGame, players: list[str], extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The record of `state` so far; `chili`, `scores` and `ranks` are null until the game is over."""
+def record_of(
+    state: RecordedGame, players: list[str], extra: dict[str, Any] | None = None, *, derived: bool = True
+) -> dict[str, Any]:
+    """The record of `state` so far; `chili`, `scores` and `ranks` are null until the game is over.
+
+    `derived=False`: without the fields that follow from the seed and the actions (`pizzas`, `chili`,
+    `scores`, `ranks`: record.DERIVED_FIELDS), which `record.complete` writes back exactly; for a
+    store that keeps only the rest, so that it does not write what it throws away (writing the deal
+    and the scores costs more than playing a built-in bots' game).
+    """
     if len(players) != state.players:
         raise ValueError(f"a record of a {state.players}-player game names {state.players} players, not {len(players)}")
     record: dict[str, Any] = {
@@ -48,17 +56,17 @@ def record_of(state: RecordedGame, players: list[str], extra: dict[str, Any] | N
         "seed": state.seed,
         "players": list(players),
         "options": {"marianne": state.marianne_enabled, "marianne_seats": sorted(state.marianne_seats)},
-        "pizzas": [[DECK[s].to_json() for s in ring] for ring in state.pizzas],
-        "actions": [
-            {"type": j.pop("type"), "seat": seat, "pizza": pizza, **j}
-            for seat, pizza, action in state.history
-            for j in (action.to_json(),)
-        ],
-        "chili": None,
-        "scores": None,
-        "ranks": None,
     }
-    if state.is_over:
+    if derived:
+        record["pizzas"] = [[DECK[s].to_json() for s in ring] for ring in state.pizzas]
+    record["actions"] = [
+        {"type": j.pop("type"), "seat": seat, "pizza": pizza, **j}
+        for seat, pizza, action in state.history
+        for j in (action.to_json(),)
+    ]
+    if derived:
+        record["chili"] = record["scores"] = record["ranks"] = None
+    if derived and state.is_over:
         scores, chilis = state.results()
         record["chili"] = [c.to_json() for c in chilis]
         record["scores"] = [s.to_json() for s in scores]

@@ -9,6 +9,7 @@ import pytest
 from games.part_du_chef import RecordError, Take, action_from_json, play_game, replay
 from games.part_du_chef.bots import get_bot
 from games.part_du_chef.record import DERIVED_FIELDS, complete, discrepancies
+from games.registry import get_game
 
 
 def a_record(players: int = 3, seed: int = 11, marianne: bool = True) -> dict[str, Any]:
@@ -169,3 +170,19 @@ def test_completing_a_record_whose_actions_do_not_replay_fails() -> None:
     core["actions"] = core["actions"][1:]
     with pytest.raises(RecordError):
         complete(core)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (5, 21)])
+def test_a_record_written_without_its_derived_fields_is_the_whole_record_less_them(players: int, seed: int) -> None:
+    state = get_game("part-du-chef").new_state(players, seed, {})
+    bots = [get_bot("random", seed * 10 + i) for i in range(players)]
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        state.apply(bots[seat].act(state.observation(seat)))
+    names = [f"p{i}" for i in range(players)]
+    whole = state.to_record(names)
+    core = state.to_record(names, derived=False)
+    assert core == {key: value for key, value in whole.items() if key not in DERIVED_FIELDS}
+    assert list(core) == [key for key in whole if key not in DERIVED_FIELDS]
+    assert json.dumps(complete(json.loads(json.dumps(core))), sort_keys=True) == json.dumps(whole, sort_keys=True)
