@@ -21,6 +21,7 @@ from arena.seats import SeatBot
 from botclient import BotSession, StdioBot
 from botclient.match import play_with_sessions
 from games.part_du_chef.bots.search import SearchBot
+from games.part_du_chef.recording import record_of
 from games.part_du_chef.seating import Pace
 from games.registry import get_game
 
@@ -110,13 +111,20 @@ def play(
             time.sleep(move_delay)
         action = engines[seat].act(state.observation(seat))
         state.apply(action)
-    record = state.to_record([player.name for player in players], derived=derived)
+    record = _record(state, players, derived)
     scores = state.scores()
     return PlayedGame(
         record=record,
         totals=tuple(int(score.total) for score in scores),
         forfeited=tuple(False for _ in players),
     )
+
+
+def _record(state: Any, players: Sequence[Player], derived: bool) -> dict[str, Any]:
+    names = [player.name for player in players]
+    # Written by the rules package's own writer, not the compiled state's method: the engine's build
+    # stays the one its sources stamp.
+    return state.to_record(names) if derived else record_of(state, names, derived=False)
 
 
 # Per decision, what a bot wrote to stderr is kept up to this many characters in the match log.
@@ -155,7 +163,7 @@ def _play_with_sessions(
                 forfeit_reason=played.forfeit_reasons[seat],
             )
         )
-    record = state.to_record([player.name for player in players], derived=derived)
+    record = _record(state, players, derived)
     return PlayedGame(
         record=record,
         totals=tuple(int(score.total) for score in state.scores()),

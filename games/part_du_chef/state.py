@@ -585,10 +585,8 @@ class State:
             unseen = self._unseen = _unseen_after(self.pizzas)
         return unseen
 
-    def to_record(
-        self, players: list[str] | tuple[str, ...], extra: dict[str, Any] | None = None, *, derived: bool = True
-    ) -> dict[str, Any]:
-        return record_of(self, list(players), extra, derived=derived)
+    def to_record(self, players: list[str] | tuple[str, ...], extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        return record_of(self, list(players), extra)
 
     def __repr__(self) -> str:
         return f"<State {self.players} players, pizza {self.pizza + 1}, {self.phase}, seat {self.to_act} to act>"
