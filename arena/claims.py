@@ -229,16 +229,15 @@ def _claimed(won: list[tuple[int, int]], rows: list[tuple[Any, ...]]) -> Claimed
     return Claimed(list(won), matches, seats)
 
 
-def claim_queued(limit: int, *, share_from: int | None = None) -> Claimed:
+def claim_queued(limit: int) -> Claimed:
     """A lease of queued work: up to `limit` queued built-in bot matches (`QUEUED_WORK`), oldest first,
-    claimed and read with their seats and players in one round trip, as `claim_and_read`; with
-    `share_from`, half of what is queued within [share_from, limit] (`Lease.lease_queued`).
+    claimed and read with their seats and players in one round trip, as `claim_and_read`.
 
     The offer that brought the task is taken first (`offer_work`'s flag cleared), then the claim
     sees every match committed before, and one committed later offers work again.
     """
     _take_offer()
-    won, rows = MATCH_LEASE.lease_queued(limit, QUEUED_WORK, _READ_CLAIMED, share_from=share_from)
+    won, rows = MATCH_LEASE.lease_queued(limit, QUEUED_WORK, _READ_CLAIMED)
     return _claimed(won, rows)
 
 

@@ -21,13 +21,6 @@ from django.utils import timezone
 
 from arena.rows import run_together
 
-# A lease's share of the queue (`Lease.lease_queued`'s `share_from`): half of what is queued, counted up
-# to twice the limit (a bounded count), within [share_from, limit].
-_SHARE = (
-    "(SELECT least(%s, greatest(%s, ceil(count(*) / 2.0)::int)) FROM (SELECT 1 FROM {table} queued"
-    " WHERE queued.status = %s AND queued.attempt < %s LIMIT %s) counted)"
-)
-
 
 @dataclass(frozen=True)
 class Lease:
@@ -158,7 +151,7 @@ class Lease:
         return won, None, rows
 
     def lease_queued(
-        self, limit: int, extra_filter: str = "", read: str = "", *, share_from: int | None = None
+        self, limit: int, extra_filter: str = "", read: str = ""
     ) -> tuple[list[tuple[int, int]], list[tuple[Any, ...]]]:
         """Claim up to `limit` queued rows with attempts left, oldest first, none of them the caller's own:
         one conditional UPDATE ... RETURNING, in one round trip; ([(pk, attempt won)], the rows of `read`).
@@ -167,10 +160,6 @@ class Lease:
         `candidate`, SKIP LOCKED: it never waits for a lock), each checked again by the UPDATE once
         it holds the row, so two claimers never win the same attempt. `read`, if given, is a SELECT
         over `won` (the claimed rows as updated), run by the same statement.
-
-        `share_from`: take at most half of the queued rows (counted up to twice `limit`), but at least
-        `share_from` of them, so that the next claimer finds as many: a burst of work is split between
-        the workers instead of one lease taking it all while the others wait.
         """
         now = timezone.now()
         table = connection.ops.quote_name(self.model._meta.db_table)
@@ -182,20 +171,14 @@ class Lease:
             f"WITH picked AS MATERIALIZED (SELECT candidate.id FROM {table} candidate"
             " WHERE candidate.status = %s AND candidate.attempt < %s"
             + (f" AND ({extra_filter})" if extra_filter else "")
-            + f" ORDER BY candidate.id LIMIT {'%s' if share_from is None else _SHARE.format(table=table)}"
-            " FOR UPDATE SKIP LOCKED)"
+            + " ORDER BY candidate.id LIMIT %s FOR UPDATE SKIP LOCKED)"
         )
         update = (
             f"UPDATE {table} SET status = %s, attempt = attempt + 1, lease_expires_at = %s{started}"
             f" FROM picked WHERE {table}.id = picked.id AND {table}.status = %s AND {table}.attempt < %s"
             f" RETURNING {table}." + ("*" if read else "id, attempt")
         )
-        params: list[Any] = [self.queued, max_attempts]
-        if share_from is None:
-            params.append(limit)
-        else:
-            params += [limit, min(share_from, limit), self.queued, max_attempts, 2 * limit]
-        params.append(self.running)
+        params: list[Any] = [self.queued, max_attempts, limit, self.running]
         params += [now + timedelta(seconds=self.lease_seconds()), *([now] if self.started_field else [])]
         params += [self.queued, max_attempts]
         sql = f"{picked}, won AS ({update}) {read}" if read else f"{picked} {update}"

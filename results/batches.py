@@ -27,11 +27,6 @@ from results.outcomes import Outcomes, play_deadline, play_or_give_back, retry_u
 _pace: dict[str, float] = {}
 
 
-# The smallest lease while more is queued: a lease takes half of the queue, but not fewer than this
-# (smaller leases would cost more in their fixed part, a round trip and a commit, than they spread).
-LEASE_SHARE_FROM = 16
-
-
 def _budget_seconds() -> float:
     """How long a batch starts new games: its results wait for its last one."""
     return min(float(settings.ARENA_CLAIM_BATCH_SECONDS), MATCH_LEASE.lease_seconds() / 4)
@@ -90,20 +85,16 @@ def run_matches(match_id: int, extra: int | None = None) -> str:
 def play_queued(limit: int | None = None) -> str:
     """Lease up to `limit` (ARENA_LEASE_BATCH) queued built-in bot matches, play them, commit them at once.
 
-    The matches have no message of their own (`arena.claims.offer_work` sent this one for them all).
-    A lease takes half of what is queued, within [LEASE_SHARE_FROM, `limit`], so that a burst is
-    split between the workers; one that takes that many offers the rest of the queue to the next
-    worker at once, before playing, so every worker gets a batch while the queue lasts, and the last
-    lease (fewer: the queue is empty) ends the chain; a match queued after it offers work again.
-    Outages are ridden out as by `run_matches`. Returns how many of the leased matches ended which way.
+    The matches have no message of their own (`arena.claims.offer_work` sent this one for them all):
+    a lease that takes a full batch offers the rest of the queue to the next worker at once, before
+    playing, so every worker gets a batch while the queue lasts, and the last lease (not full) ends
+    the chain; a match queued after it offers work again. Outages are ridden out as by `run_matches`.
+    Returns how many of the leased matches ended which way.
     """
     size = lease_size(int(settings.ARENA_LEASE_BATCH) if limit is None else limit)
     until = retry_until()
-    claimed = retrying(
-        lambda: claim_queued(size, share_from=LEASE_SHARE_FROM), until=until, what="leasing queued matches"
-    )
-    # Half the queue or more was left when the lease took at least this many (or a full lease).
-    if len(claimed.claims) >= min(LEASE_SHARE_FROM, size):
+    claimed = retrying(lambda: claim_queued(size), until=until, what="leasing queued matches")
+    if len(claimed.claims) >= size:
         offer_work()
     return play_or_give_back(None, claimed.claims, until, partial(_play_claimed, claimed))
 

@@ -244,14 +244,3 @@ def test_a_lease_takes_no_more_matches_than_its_budget_plays_at_the_last_games_p
     # Fast games again: the next lease is as large as the setting allows.
     assert batches._pace["game"] < 0.5
     assert play_queued() == "finished 2"
-
-
-@pytest.mark.django_db
-def test_a_burst_of_queued_work_is_split_between_the_workers_half_of_the_queue_a_lease(make_bots) -> None:
-    matches = _queue(make_bots(5), 40)
-    # Half of the 40 queued, then the smallest share while more is queued, then the rest.
-    assert play_queued(limit=128) == "finished 20"
-    assert play_queued(limit=128) == f"finished {batches.LEASE_SHARE_FROM}"
-    assert play_queued(limit=128) == f"finished {20 - batches.LEASE_SHARE_FROM}"
-    assert _statuses(matches) == [("finished", 1)] * 40
-    _ratings_follow_from_the_ledger()
