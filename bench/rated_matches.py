@@ -13,7 +13,7 @@ load): the engine each tree runs (this tree's compiled build when it is current,
 scripts/build_engine.py; a tree without one runs the pure Python engine). The ratio printed for each
 tree is the service's cost per rated match over the cost of the same game in process.
 
-    python bench/rated_matches.py [--matches 600] [--rounds 3] [--players 40] [--concurrency 2]
+    python bench/rated_matches.py [--matches 3000] [--rounds 3] [--players 40] [--concurrency 2]
                                   [--bots random] [--seats 2-5] [--baseline 95e61cf | --baseline none]
 
 The baseline commit is extracted with `git archive` into a temporary folder and runs in a virtual
@@ -352,7 +352,9 @@ def share_engine_build(tree: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=600, help="rated matches per tree, over all rounds")
+    # Rounds of 1,000: a round of 200 lasts about a tenth of a second, and then its first claim and its
+    # last task's end (two leases' start and finish) are most of what is measured.
+    parser.add_argument("--matches", type=int, default=3000, help="rated matches per tree, over all rounds")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds the matches are split into")
     parser.add_argument("--players", type=int, default=40, help="bot players sharing the matches")
     parser.add_argument("--concurrency", type=int, default=2, help="worker processes (prefork pool)")
