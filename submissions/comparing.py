@@ -186,7 +186,13 @@ def result_json(comparison: Comparison) -> dict[str, Any]:
 def play_deal_in_lockstep(lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
     """A deal's games side by side in lockstep (botclient.lockstep), as the local `compare` plays them; each
     table's thread closes its own database connection (a session may have opened one) as it ends."""
-    return lockstep.play_deal_in_lockstep(lineups, seed, marianne, after_table=connection.close)
+    return lockstep.play_deal_in_lockstep(lineups, seed, marianne, after_table=_close_this_threads_connection)
+
+
+def _close_this_threads_connection() -> None:
+    # Looked up on the table's own thread: `connection` is a per-thread proxy, and a bound method taken on
+    # the caller's thread would close (or refuse to close) the caller's connection instead.
+    connection.close()
 
 
 def deal_lineups(row: BotComparison, resolver: ArenaSessions) -> list[list[NamedBot]]:
