@@ -29,8 +29,10 @@ def test_two_moves_landing_together_are_announced_both(browser: Any, site: str) 
     page.wait_for_selector("html[data-live=on]")
     submit_action(match.id, ann, 0, {"type": "cut", "cuts": [0, 4, 8], "marianne": None})
     page.wait_for_function("() => document.getElementById('panel').dataset.turn === '1'")
-    # The table cannot read its panel while greedy and random move...
+    # The table cannot read its panel while greedy and random move (a reading sent before the route
+    # is let finish first: answered after greedy's move, it would bring turn 2 in)...
     page.route("**/panel/", lambda route: route.abort())
+    page.wait_for_function("() => !document.getElementById('panel').dataset.reading")
     assert play_turn(match.id, 1) == "played"
     assert play_turn(match.id, 2) == "played"
     assert page.evaluate("() => document.getElementById('panel').dataset.turn") == "1"

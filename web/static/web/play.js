@@ -247,6 +247,7 @@
   var again = false;
   function done() {
     busy = false;
+    delete panel.dataset.reading;
     // Counted for whoever waits on the table (tests, scripts): one more reading of the panel.
     panel.dataset.refreshes = String(+(panel.dataset.refreshes || 0) + 1);
     // An update announced while this one was under way: read again.
@@ -287,6 +288,8 @@
   function refresh(force) {
     if (busy) { again = true; return; }
     busy = true;
+    // Shown while a reading is under way, for whoever waits on the table (tests, scripts).
+    panel.dataset.reading = "1";
     fetch(panel.dataset.panelUrl, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
       .then(function (html) {
