@@ -226,11 +226,13 @@ def search(game: str, kind: str | None, player_ids: Sequence[int], count: int) -
     ranks = index.ranks(game, kind, player_ids)
     indexed = None
     if ranks is not None:
-        lines: list[_Line] = []
-        for player_id, _ in sorted(ranks.items(), key=lambda item: item[1])[:count]:
-            found = index.around(game, kind, player_id, 0)
-            lines += _of_index(found.lines) if found is not None else []
-        indexed = _rows(game, kind, lines, True)
+        wanted = [player_id for player_id, _ in sorted(ranks.items(), key=lambda item: item[1])[:count]]
+        each = index.around_each(game, kind, wanted, 0)
+        if each is not None:
+            lines: list[_Line] = []
+            for found in each:
+                lines += _of_index(found.lines) if found is not None else []
+            indexed = _rows(game, kind, lines, True)
     return _index_or_sql(game, indexed, lambda: _sql_search(game, kind, player_ids, count))
 
 

@@ -433,6 +433,31 @@ def around(game: str, kind: str | None, player_id: int, count: int, at: datetime
     return None if found is None else _lines(found, at is not None)
 
 
+def around_each(game: str, kind: str | None, player_ids: Sequence[int], count: int) -> list[Lines | None] | None:
+    """`around` for each of these players, in one round trip (the same script, pipelined): a page of
+    players looks its lines up at once, not one call per player. None when the index cannot answer."""
+    redis_client = client()
+    if redis_client is None:
+        return None
+    names = keys(game)
+    if _AROUND not in _scripts:
+        _scripts[_AROUND] = redis_client.register_script(_AROUND)
+    script = _scripts[_AROUND]
+    try:
+        with redis_client.pipeline(transaction=False) as pipe:
+            for player_id in player_ids:
+                script(
+                    keys=[names.ready, names.lines, names.board(kind)],
+                    args=[member(player_id), count, *_interval_rule(None)],
+                    client=pipe,
+                )
+            found = pipe.execute()
+    except redis.RedisError:
+        log.exception("leaderboard index unreachable; reading from the database")
+        return None
+    return [None if each is None else _lines(each, False) for each in found]
+
+
 def size(game: str, kind: str | None) -> int | None:
     redis_client = client()
     if redis_client is None:

@@ -104,3 +104,17 @@ def test_ends_worked_out_otherwise_by_the_index_are_counted_again_not_trusted(bo
     assert found is not None and found.counted is not None
     assert found.counted[0][0] != interval(found.lines[0].rating, found.lines[0].deviation)[1]
     assert leaderboard.page(GAME, None, 1, 50) == exact
+
+
+@pytest.mark.parametrize("kind", [None, "bot"])
+def test_a_page_of_players_lines_looked_up_in_one_round_trip_are_each_players_own(board, kind) -> None:
+    index.rebuild(GAME)
+    ids = [player.id for player in board] + [10**9]  # the last one is on no board
+    each = index.around_each(GAME, kind, ids, 1)
+    assert each is not None and len(each) == len(ids)
+    assert each == [index.around(GAME, kind, player_id, 1) for player_id in ids]
+    assert each[-1] is not None and each[-1].lines == []
+    # And the search of a page of players gives each its own line, as the database would.
+    found = leaderboard.lines(GAME, kind, ids)
+    assert found and all(row.player_id == player_id for player_id, row in found.items())
+    assert found == {row.player_id: row for row in leaderboard._sql_search(GAME, kind, ids, len(ids))}
