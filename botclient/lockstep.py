@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from games.part_du_chef import State
 from games.part_du_chef.comparison import play_one_by_one
@@ -76,6 +77,42 @@ class Lockstep:
         return all(over or reached >= level for reached, over in zip(self._reached, self._over, strict=True))
 
 
+T = TypeVar("T")
+
+
+def run_tables(
+    plays: Sequence[Callable[[Pace], T]], *, name: str, after_table: Callable[[], None] | None = None
+) -> list[T | BaseException]:
+    """Each of a deal's tables played on a thread of its own, held in lockstep (each play is handed its
+    table's pace); what each returned or raised, in table order, once every table has ended.
+
+    A table that ends early (an error) holds nobody back. ``after_table`` runs on each table's thread
+    as it ends (the server closes the thread's own database connection there).
+    """
+    lockstep = Lockstep(len(plays))
+    results: list[T | BaseException] = [RuntimeError("the table was not played")] * len(plays)
+
+    def run(table: int) -> None:
+        try:
+            results[table] = plays[table](lockstep.pacer(table))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, on its own thread
+            results[table] = exc
+        finally:
+            lockstep.done(table)
+            if after_table is not None:
+                after_table()
+
+    threads = [
+        threading.Thread(target=run, args=(table,), name=f"{name}-table-{table}", daemon=True)
+        for table in range(len(plays))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
 def play_deal_in_lockstep(
     lineups: Sequence[Sequence[NamedBot]],
     seed: int,
@@ -94,31 +131,18 @@ def play_deal_in_lockstep(
     """
     if all(bot.builtin for lineup in lineups for bot in lineup):
         return play_one_by_one(lineups, seed, marianne)
-    lockstep = Lockstep(len(lineups))
-    games: list[Played | BaseException | None] = [None] * len(lineups)
 
-    def play(index: int, lineup: Sequence[NamedBot]) -> None:
-        try:
-            games[index] = play_lineup(lineup, seed, marianne=marianne, with_record=False, pace=lockstep.pacer(index))
-        except BaseException as exc:  # noqa: BLE001 - re-raised below, on the caller's own thread
-            games[index] = exc
-        finally:
-            lockstep.done(index)
-            if after_table is not None:
-                after_table()
+    def table(lineup: Sequence[NamedBot]) -> Callable[[Pace], Played]:
+        return lambda pace: play_lineup(lineup, seed, marianne=marianne, with_record=False, pace=pace)
 
-    threads = [
-        threading.Thread(target=play, args=(index, lineup), name=f"deal-{seed}-table-{index}", daemon=True)
-        for index, lineup in enumerate(lineups)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    games = run_tables(
+        [table(lineup) for lineup in lineups],
+        name=f"deal-{seed}",
+        after_table=after_table,
+    )
     played: list[Played] = []
     for game in games:
         if isinstance(game, BaseException):
             raise game
-        assert game is not None  # every thread stored its game or its error
         played.append(game)
     return played

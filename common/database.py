@@ -174,3 +174,13 @@ def database_settings(url: str, kind: str) -> dict[str, Any]:
     # Derived from DATABASE_URL so parallel runs against other databases never collide.
     config["TEST"] = {"NAME": f"test_{config['NAME']}"}
     return config
+
+
+def close_this_threads_connection() -> None:
+    """Close the calling thread's own database connection, if it opened one: a thread's connection is
+    never reused once the thread ends, so it would stay open. Called on that thread (a table of a
+    deal as it ends): `connection` is a per-thread proxy, so its bound `close` taken on another
+    thread would close that thread's connection instead, or refuse to."""
+    from django.db import connection  # here, not above: settings import this module before Django is set up
+
+    connection.close()

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import logging
-import threading
+from collections.abc import Callable
 
 from django.conf import settings
-from django.db import connection
 
 from arena import runner
 from arena.claims import claim_group
 from arena.models import Match, MatchSeat
 from botclient import ServerBusy
-from botclient.lockstep import Lockstep
+from botclient.lockstep import run_tables
+from common.database import close_this_threads_connection
 from common.outages import retrying
+from games.part_du_chef.seating import Pace
 from results.outcomes import Outcomes, play_deadline, play_or_give_back, retry_until
 
 log = logging.getLogger(__name__)
@@ -37,42 +38,32 @@ def _play_deal(match_id: int | None, attempts: dict[int, int], until: float) -> 
     order = sorted(attempts)
     # The seats' bots are made here, where the database is at hand; the threads only play.
     bots = {pk: runner.seat_bots([seat.player for seat in seats[pk]], matches[pk].seed, match_id=pk) for pk in order}
-    lockstep = Lockstep(len(order))
     deadline = play_deadline(until)
-    games: dict[int, runner.PlayedGame | Exception] = {}
 
-    def play_table(table: int, pk: int) -> None:
+    def table(pk: int) -> Callable[[Pace], runner.PlayedGame]:
         match = matches[pk]
-        try:
-            games[pk] = runner.play(
-                match.game,
-                [seat.player for seat in seats[pk]],
-                match.seed,
-                match.options,
-                move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
-                match_id=pk,
-                pace=lockstep.pacer(table),
-                bots=bots[pk],
-                deadline=deadline,
-                # Stored without what follows from its seed and actions (arena.packed): not written at all.
-                derived=False,
-            )
-        except Exception as exc:  # the failure of one table is that table's (below)
-            games[pk] = exc
-        finally:
-            lockstep.done(table)
-            # The thread's own database connection, if its bots opened one: a thread's connection is
-            # never reused after it ends, so it would stay open (docs/deploy.md, "Database connections").
-            connection.close()
+        return lambda pace: runner.play(
+            match.game,
+            [seat.player for seat in seats[pk]],
+            match.seed,
+            match.options,
+            move_delay=settings.ARENA_BOT_MOVE_DELAY_SECONDS,
+            match_id=pk,
+            pace=pace,
+            bots=bots[pk],
+            deadline=deadline,
+            # Stored without what follows from its seed and actions (arena.packed): not written at all.
+            derived=False,
+        )
 
-    threads = [
-        threading.Thread(target=play_table, args=(table, pk), name=f"deal-table-{pk}", daemon=True)
-        for table, pk in enumerate(order)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    # Each table's thread closes its own database connection as it ends (docs/deploy.md, "Database
+    # connections"). The failure of one table is that table's (below).
+    played = run_tables([table(pk) for pk in order], name=f"deal-{match_id}", after_table=close_this_threads_connection)
+    games: dict[int, runner.PlayedGame | Exception] = {}
+    for pk, game in zip(order, played, strict=True):
+        if isinstance(game, BaseException) and not isinstance(game, Exception):
+            raise game  # an interpreter's exit, not a table's failure
+        games[pk] = game
     outcomes = Outcomes(attempts, until)
     if any(isinstance(game, ServerBusy) for game in games.values()):
         # A table the server could not start: the whole deal is given back and played again together,

@@ -15,13 +15,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 
 from arena.dispatch import send_on_commit
 from arena.errors import RequestError
 from arena.seeds import draw_seed
 from botclient import lockstep
 from botclient.match import play_with_sessions
+from common.database import close_this_threads_connection
 from common.task_names import TaskName
 from games.part_du_chef.comparison import Comparison, Side, format_seeds, seatings
 from games.part_du_chef.seating import NamedBot, Outcome, Pace, Played
@@ -186,13 +187,7 @@ def result_json(comparison: Comparison) -> dict[str, Any]:
 def play_deal_in_lockstep(lineups: Sequence[Sequence[NamedBot]], seed: int, marianne: bool) -> list[Played]:
     """A deal's games side by side in lockstep (botclient.lockstep), as the local `compare` plays them; each
     table's thread closes its own database connection (a session may have opened one) as it ends."""
-    return lockstep.play_deal_in_lockstep(lineups, seed, marianne, after_table=_close_this_threads_connection)
-
-
-def _close_this_threads_connection() -> None:
-    # Looked up on the table's own thread: `connection` is a per-thread proxy, and a bound method taken on
-    # the caller's thread would close (or refuse to close) the caller's connection instead.
-    connection.close()
+    return lockstep.play_deal_in_lockstep(lineups, seed, marianne, after_table=close_this_threads_connection)
 
 
 def deal_lineups(row: BotComparison, resolver: ArenaSessions) -> list[list[NamedBot]]:
