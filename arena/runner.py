@@ -121,10 +121,9 @@ def play(
 
 
 def _record(state: Any, players: Sequence[Player], derived: bool) -> dict[str, Any]:
-    names = [player.name for player in players]
-    # Written by the rules package's own writer, not the compiled state's method: the engine's build
-    # stays the one its sources stamp.
-    return state.to_record(names) if derived else record_of(state, names, derived=False)
+    # The rules package's own writer (what `State.to_record` calls), with its `derived` choice: the
+    # compiled state keeps the signature its build was stamped with.
+    return record_of(state, [player.name for player in players], derived=derived)
 
 
 # Per decision, what a bot wrote to stderr is kept up to this many characters in the match log.
