@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .bots import BOT_NAMES
+from .actions import Action
+from .bots import BOT_NAMES, NOISY_GREEDY, is_bot_name
 from .placing import RECORD_FIELD, placings, record_verdict
 from .play import play_state
 from .simulation import GameResult, bot_seed, make_bot
@@ -81,6 +82,9 @@ class NamedBot:
     label: str
     make: Callable[[int], Any]
     resolver: BotResolver | None = None  # None: a built-in bot
+    # A built-in bot's name, which says how its decisions are drawn (games.part_du_chef.control_variates);
+    # None for a bot of unknown policy, such as a program or an in-process stand-in.
+    policy: str | None = None
 
     @property
     def builtin(self) -> bool:
@@ -93,6 +97,12 @@ class Played:
     forfeits: tuple[str | None, ...]
     # The arena's placings (games.part_du_chef.placing): a forfeiter below every seat that did not forfeit.
     placings: tuple[int, ...]
+    # What the game's luck is corrected from after it (games.part_du_chef.control_variates): its actions
+    # as State.history holds them, which of them the stand-in decided, each seat's known policy.
+    history: tuple[tuple[int, int, Action], ...] = ()
+    stand_in: tuple[bool, ...] = ()
+    policies: tuple[str | None, ...] = ()
+    marianne: bool = False
 
 
 _PROGRAM_HINTS = (".py", ".js", ".zip", "/", "\\", "http:", "https:")
@@ -104,8 +114,8 @@ def looks_like_program(spec: str) -> bool:
 
 def resolve_bot(spec: str, resolvers: Sequence[BotResolver], search_playouts: int | None = None) -> NamedBot:
     name = spec.strip()
-    if name in BOT_NAMES:
-        return NamedBot(name, lambda seed: make_bot(name, seed, search_playouts))
+    if is_bot_name(name):
+        return NamedBot(name, lambda seed: make_bot(name, seed, search_playouts), policy=name)
     for resolver in resolvers:
         make = resolver.resolve(name)
         if make is not None:
@@ -115,7 +125,9 @@ def resolve_bot(spec: str, resolvers: Sequence[BotResolver], search_playouts: in
             f"{name!r} is a bot program or URL: `python -m games.part_du_chef` plays built-in bots only; "
             f"use the `part-du-chef` command (.venv/bin/part-du-chef), e.g. part-du-chef simulate --bots {name},greedy"
         )
-    understood = f"built-in bots are {', '.join(BOT_NAMES)}"
+    understood = (
+        f"built-in bots are {', '.join(BOT_NAMES)}, and {NOISY_GREEDY}P (greedy with P% random moves, P from 1 to 99)"
+    )
     if resolvers:
         understood += "; or a bot program (.py, .js, a folder or .zip holding main.py) or an http(s) URL"
     raise UnknownBot(f"unknown bot {name!r}: {understood}")
@@ -153,4 +165,12 @@ def play_lineup(
             extra["forfeits"] = list(forfeits)
         record = state.to_record(labels, extra)
     result = GameResult(seed, tuple(labels), tuple(totals), state.ranks(), record, round(seconds, 4))
-    return Played(result, forfeits, placings(totals, out))
+    return Played(
+        result,
+        forfeits,
+        placings(totals, out),
+        tuple(state.history),
+        tuple(outcome.stand_in),
+        tuple(bot.policy for bot in bots),
+        marianne,
+    )

@@ -109,7 +109,11 @@ def test_verbose_shows_what_the_bot_writes_to_stderr_as_it_plays(run, tmp_path):
         ("./no-such-bot.py", "./no-such-bot.py: no such file or folder"),
         ("ftp://example.org/bot", "only http and https"),
         ("http://user:pw@localhost:1/", "must not carry a user name or password"),
-        ("nobody", "unknown bot 'nobody': built-in bots are random, greedy, search-fast, search; or a bot program"),
+        (
+            "nobody",
+            "unknown bot 'nobody': built-in bots are random, greedy, search-fast, search, and noisy-greedy-P "
+            "(greedy with P% random moves, P from 1 to 99); or a bot program",
+        ),
     ],
 )
 def test_a_bot_that_cannot_be_played_is_one_line_naming_the_problem(run, bot, message):
