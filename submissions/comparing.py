@@ -24,6 +24,7 @@ from botclient import lockstep
 from botclient.match import play_with_sessions
 from common.database import close_this_threads_connection
 from common.task_names import TaskName
+from games.part_du_chef.bots import NOISY_GREEDY, noisy_share
 from games.part_du_chef.comparison import Comparison, Side, format_seeds, seatings
 from games.part_du_chef.seating import NamedBot, Outcome, Pace, Played
 from games.part_du_chef.simulation import Estimate, make_bot
@@ -69,7 +70,7 @@ def version_bot(version: BotVersion, resolver: ArenaSessions) -> NamedBot:
 
 
 def builtin_bot(name: str) -> NamedBot:
-    return NamedBot(name, lambda seed: make_bot(name, seed))
+    return NamedBot(name, lambda seed: make_bot(name, seed), policy=name)
 
 
 # -- asking ---------------------------------------------------------------------------------------
@@ -117,11 +118,11 @@ def request_compare(
         raise RequestError(f"deals: {deals} is out of range; ask for 1 to {limit} deals")
     if not 1 <= len(opponents) <= 3:
         raise RequestError(f"opponents: give 1 to 3 built-in bots, not {len(opponents)}")
-    unknown = [name for name in opponents if name not in COMPARE_OPPONENTS]
+    # Greedy with P% random moves too: a known policy, whose random moves the comparison corrects for luck.
+    unknown = [name for name in opponents if name not in COMPARE_OPPONENTS and noisy_share(name) is None]
     if unknown:
-        raise RequestError(
-            f"opponents: unknown {', '.join(map(repr, unknown))}; built-in opponents are {', '.join(COMPARE_OPPONENTS)}"
-        )
+        known = f"{', '.join(COMPARE_OPPONENTS)} and {NOISY_GREEDY}P (greedy with P% random moves, P from 1 to 99)"
+        raise RequestError(f"opponents: unknown {', '.join(map(repr, unknown))}; built-in opponents are {known}")
     if bot.retired_at is not None:
         raise RequestError(f"bot {bot.pk} is retired")
     version = BotVersion.objects.defer("bundle", "log").filter(bot=bot, status=BotVersion.Status.ACTIVE).first()
@@ -176,6 +177,10 @@ def result_json(comparison: Comparison) -> dict[str, Any]:
         "seeds": list(comparison.seeds),
         "replay": f"part-du-chef compare A B --seeds {format_seeds(comparison.seeds)}",
         "score_diff": estimate_json(comparison.score_diff),
+        # The same difference with the luck corrected, what the verdict goes by (null where not corrected).
+        "corrected_diff": None if comparison.corrected_diff is None else estimate_json(comparison.corrected_diff),
+        "baseline": comparison.baseline,
+        "variance_ratio": comparison.variance_ratio(),
         "placing_diff": estimate_json(comparison.placing_diff),
         "version": _side(comparison.a),
         "against": _side(comparison.b),

@@ -326,7 +326,9 @@ class CompareRequestSerializer(serializers.Serializer[Any]):
     against = CompareAgainstSerializer(help_text='{"version": n} or {"bot": id}')
     deals = serializers.IntegerField(default=10, help_text="1 to ARENA_COMPARE_MAX_DEALS (10 unless configured)")
     opponents = serializers.ListField(
-        child=serializers.CharField(max_length=32), default=["greedy"], help_text="built-in bots: greedy, random"
+        child=serializers.CharField(max_length=32),
+        default=["greedy"],
+        help_text="built-in bots: greedy, random, noisy-greedy-P (greedy with P% random moves, P from 1 to 99)",
     )
     marianne = serializers.BooleanField(default=False)
     fixed = serializers.BooleanField(

@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -413,8 +414,8 @@ def _compare(args: argparse.Namespace) -> int:
     a, b = resolved[args.a], resolved[args.b]
     if a.label == b.label:
         # The same bot on both sides is allowed (it measures the noise); label them apart in the table.
-        b = NamedBot(f"{b.label} (B)", b.make, b.resolver)
-        a = NamedBot(f"{a.label} (A)", a.make, a.resolver)
+        b = replace(b, label=f"{b.label} (B)")
+        a = replace(a, label=f"{a.label} (A)")
     against = [resolved[name] for name in opponents]
     players = len(against) + 1
     total = args.deals * players * 2
@@ -465,7 +466,15 @@ def _print_comparison(result: Comparison, args: argparse.Namespace, opponents: S
         "",
         style="bold",
     )
+    if result.corrected_diff is not None:
+        table.add_row("A - B, luck corrected", result.corrected_diff.format(2), "", "", style="bold")
     console.print(table)
+    ratio = result.variance_ratio()
+    if ratio is not None:
+        console.print(
+            f"luck correction (baseline {result.baseline}): the corrected difference varies {ratio:.2f}x "
+            "less than the plain one over these deals"
+        )
     console.print(f"verdict: {result.verdict()}")
 
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
+from .control_variates import BASELINE
+from .control_variates import correct as correct_score
 from .seating import NamedBot, Played, play_lineup
 from .simulation import Estimate
 
@@ -110,10 +112,32 @@ class Comparison:
     # The sequential rule and its decision: "better", "same", or None where it did not decide.
     stopping: Stopping | None = None
     stopped: str | None = None
+    # A - B per deal with the luck corrected, and the baseline that corrected it: None where any deal
+    # was not corrected. Where it is given, the verdict and the sequential test go by it.
+    corrected_diff: Estimate | None = None
+    baseline: str | None = None
+
+    @property
+    def decided_on(self) -> Estimate:
+        return self.corrected_diff if self.corrected_diff is not None else self.score_diff
+
+    def variance_ratio(self) -> float | None:
+        """How many times less the corrected difference varies than the plain one (deals saved by as much)."""
+        corrected = self.corrected_diff
+        if corrected is None or self.score_diff.n < 2 or not corrected.half_width > 0:
+            return None
+        # Both half-widths are z * sd / sqrt(n) over the same deals: their squared ratio is that of the variances.
+        return (self.score_diff.half_width / corrected.half_width) ** 2
 
     def verdict(self) -> str:
+        text = self._verdict()
+        if self.corrected_diff is not None:
+            text += f" [luck-corrected scores, baseline {self.baseline}]"
+        return text
+
+    def _verdict(self) -> str:
         a, b = self.a.label, self.b.label
-        score = self.score_diff
+        score = self.decided_on
         placing = self.placing_diff
         if self.stopping is not None and self.stopped is not None:
             rule = self.stopping
@@ -195,10 +219,21 @@ class DealScores:
     # Per forfeit, in the order of the deal's games (A in every seat, then B): the seat and why it forfeited.
     reasons_a: tuple[tuple[int, str], ...] = ()
     reasons_b: tuple[tuple[int, str], ...] = ()
+    # Each bot's mean score with the luck corrected (games.part_du_chef.control_variates), and the
+    # baseline that corrected it; None where the deal was not corrected.
+    corrected_a: float | None = None
+    corrected_b: float | None = None
+    baseline: str | None = None
 
     @property
     def score_diff(self) -> float:
         return self.score_a - self.score_b
+
+    @property
+    def corrected_diff(self) -> float | None:
+        if self.corrected_a is None or self.corrected_b is None:
+            return None
+        return self.corrected_a - self.corrected_b
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -211,6 +246,9 @@ class DealScores:
             "forfeits_b": self.forfeits_b,
             "reasons_a": [[seat, reason] for seat, reason in self.reasons_a],
             "reasons_b": [[seat, reason] for seat, reason in self.reasons_b],
+            "corrected_a": self.corrected_a,
+            "corrected_b": self.corrected_b,
+            "baseline": self.baseline,
         }
 
     @classmethod
@@ -226,12 +264,25 @@ class DealScores:
             # Deals stored before the reasons were kept have none.
             tuple((int(seat), str(reason)) for seat, reason in data.get("reasons_a") or ()),
             tuple((int(seat), str(reason)) for seat, reason in data.get("reasons_b") or ()),
+            # Deals stored before corrections were made have none: their comparison runs on plain scores.
+            _optional_float(data.get("corrected_a")),
+            _optional_float(data.get("corrected_b")),
+            None if data.get("baseline") is None else str(data["baseline"]),
         )
 
 
-def score_deal(games: Sequence[Played], players: int, seed: int) -> DealScores:
-    """A deal's games as `compare` plays them (A in every seat, then B) summed up per bot."""
-    sums: list[tuple[float, float, tuple[tuple[int, str], ...]]] = []
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def score_deal(games: Sequence[Played], players: int, seed: int, *, correct: bool = True) -> DealScores:
+    """A deal's games as `compare` plays them (A in every seat, then B) summed up per bot.
+
+    With `correct`, each bot's score is also corrected for luck from each game's actions
+    (games.part_du_chef.control_variates); a deal whose games carry no actions is not corrected.
+    """
+    sums: list[tuple[float, float, tuple[tuple[int, str], ...], float | None]] = []
+    correctable = correct and all(played.history for played in games)
     for side in range(2):
         side_games = games[side * players : (side + 1) * players]
         scores = [float(played.result.totals[seat]) for seat, played in enumerate(side_games)]
@@ -239,11 +290,48 @@ def score_deal(games: Sequence[Played], players: int, seed: int) -> DealScores:
         reasons = tuple(
             (seat, reason) for seat, played in enumerate(side_games) if (reason := played.forfeits[seat]) is not None
         )
-        sums.append((sum(scores) / players, sum(placings) / players, reasons))
-    (score_a, placing_a, reasons_a), (score_b, placing_b, reasons_b) = sums
+        corrected = None
+        if correctable:
+            corrected = sum(corrected_score(played, seat) for seat, played in enumerate(side_games)) / players
+        sums.append((sum(scores) / players, sum(placings) / players, reasons, corrected))
+    (score_a, placing_a, reasons_a, corrected_a), (score_b, placing_b, reasons_b, corrected_b) = sums
     return DealScores(
-        seed, score_a, score_b, placing_a, placing_b, len(reasons_a), len(reasons_b), reasons_a, reasons_b
+        seed,
+        score_a,
+        score_b,
+        placing_a,
+        placing_b,
+        len(reasons_a),
+        len(reasons_b),
+        reasons_a,
+        reasons_b,
+        corrected_a,
+        corrected_b,
+        BASELINE.name if correctable else None,
     )
+
+
+def corrected_score(played: Played, seat: int) -> float:
+    """The seat's score in this game with its luck corrected (games.part_du_chef.control_variates)."""
+    names = [policy or "" for policy in played.policies] or [""] * len(played.result.totals)
+    result = played.result
+    return correct_score(
+        result.seed,
+        len(result.totals),
+        names,
+        played.history,
+        seat,
+        marianne=played.marianne,
+        stand_in=played.stand_in,
+    ).corrected
+
+
+def decision_diffs(deals: Sequence[DealScores]) -> list[float]:
+    """What the sequential test looks at: the corrected differences when every deal has one, else the plain."""
+    corrected = [deal.corrected_diff for deal in deals]
+    if all(diff is not None for diff in corrected):
+        return [diff for diff in corrected if diff is not None]
+    return [deal.score_diff for deal in deals]
 
 
 def settle(deals: Sequence[DealScores], stopping: Stopping | None) -> tuple[int, str | None]:
@@ -252,12 +340,11 @@ def settle(deals: Sequence[DealScores], stopping: Stopping | None) -> tuple[int,
     The rule looks after every deal, as `compare` does; without a rule, or if it never decides, every deal counts.
     """
     if stopping is not None:
-        diffs: list[float] = []
-        for deal in deals:
-            diffs.append(deal.score_diff)
-            decided = stopping.decide(diffs)
+        diffs = decision_diffs(deals)
+        for count in range(1, len(diffs) + 1):
+            decided = stopping.decide(diffs[:count])
             if decided is not None:
-                return len(diffs), decided
+                return count, decided
     return len(deals), None
 
 
@@ -288,7 +375,16 @@ def summarize(
     score_diff = Estimate.of([deal.score_diff for deal in deals])
     placing_diff = Estimate.of([deal.placing_a - deal.placing_b for deal in deals])
     seeds = tuple(deal.seed for deal in deals)
-    return Comparison(a, b, score_diff, placing_diff, count, players, seeds, stopping, stopped)
+    corrected = [deal.corrected_diff for deal in deals]
+    baselines = {deal.baseline for deal in deals}
+    corrected_diff = None
+    baseline = None
+    if deals and len(baselines) == 1 and all(diff is not None for diff in corrected):
+        corrected_diff = Estimate.of([diff for diff in corrected if diff is not None])
+        baseline = baselines.pop()
+    return Comparison(
+        a, b, score_diff, placing_diff, count, players, seeds, stopping, stopped, corrected_diff, baseline
+    )
 
 
 def compare(
@@ -323,7 +419,7 @@ def compare(
                 on_game(game)
         played.append(score_deal(games, players, deal_seed))
         if stopping is not None:
-            stopped = stopping.decide([deal.score_diff for deal in played])
+            stopped = stopping.decide(decision_diffs(played))
             if stopped is not None:
                 break
     return summarize(a.label, b.label, played, players, stopping, stopped)

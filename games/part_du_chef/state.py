@@ -221,6 +221,17 @@ class State:
         other._unseen = self._unseen
         return other
 
+    def with_pizzas(self, pizzas: tuple[tuple[int, ...], ...]) -> State:
+        """A copy of this position dealt other pizzas from the current one on (those before it stay as they were)."""
+        if len(pizzas) != len(self.pizzas) or pizzas[: self.pizza] != self.pizzas[: self.pizza]:
+            raise ValueError("only the pizzas not yet revealed may differ")
+        if sorted(s for ring in pizzas for s in ring) != sorted(s for ring in self.pizzas for s in ring):
+            raise ValueError("the pizzas must hold the same slices")
+        other = self.clone()
+        other.pizzas = pizzas
+        other._unseen = None
+        return other
+
     # -- whose turn ------------------------------------------------------------------------
 
     @property

@@ -45,6 +45,10 @@ BENCHMARKS = {
     ),
     "match profile": (["match_profile.py", "--matches", "10", "--players", "6", "--top", "5"], "| phase |"),
     "web pages": (["web_pages.py", "--players", "2000", "--requests", "5"], "median / baseline"),
+    "variance reduction": (
+        ["variance_reduction.py", "--deals", "4", "--orders", "3", "--pairs", "random:noisy-greedy-50", "--chance"],
+        "| ratio |",
+    ),
     "leaderboard intervals": (
         ["leaderboard_intervals.py", "--players", "2000", "--pages", "5", "--rounds", "1"],
         "SQL: rank intervals / one COUNT(*) of the board",

@@ -11,6 +11,7 @@ from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from arena.models import Match, Player
+from games.part_du_chef.control_variates import BASELINE
 from submissions import comparison_deals
 from submissions.models import BotComparison, BotVersion, SubmittedBot
 from tests.submitted_bots import STARTER_KITS, worker_environment
@@ -58,14 +59,18 @@ def test_the_body_is_checked_and_each_problem_is_named(users, client_for):
     assert answer.status_code == 400 and "1 to 10 deals" in str(answer.json())
     answer = compare({"against": {"version": 1}, "opponents": ["search"]})
     assert answer.status_code == 400 and "unknown 'search'" in str(answer.json())
+    answer = compare({"against": {"version": 1}, "opponents": ["noisy-greedy-100"]})
+    assert answer.status_code == 400 and "unknown 'noisy-greedy-100'" in str(answer.json())
+    assert "noisy-greedy-P (greedy with P% random moves, P from 1 to 99)" in str(answer.json())
     answer = compare({"against": {}})
     assert answer.status_code == 400 and "either" in str(answer.json())
     assert compare({"against": {"version": 1}}, bot=bobs).status_code == 404
     assert client_for("bob").get(f"/api/bots/{mine.pk}/compares/").status_code == 404
     assert BotComparison.objects.count() == 0
 
-    answer = compare({"against": {"bot": other.pk}, "deals": 3, "opponents": ["greedy", "random"]})
+    answer = compare({"against": {"bot": other.pk}, "deals": 3, "opponents": ["greedy", "noisy-greedy-30"]})
     assert answer.status_code == 202, answer.json()
+    assert answer.json()["opponents"] == ["greedy", "noisy-greedy-30"]
     body = answer.json()
     assert body["status"] == "queued" and body["version"] == 3
     assert body["against"] == {"bot": other.pk, "version": 1}
@@ -116,6 +121,9 @@ def test_a_worker_compares_the_starter_kit_with_itself_and_finds_no_difference(w
     diff = result["score_diff"]
     assert diff["n"] == 3 and result["decided"] == "same"
     assert diff["mean"] - diff["ci95"] <= 0 <= diff["mean"] + diff["ci95"]
+    # Every deal's luck corrected as `compare` corrects it; greedy opponents are deterministic, and the
+    # kit's policy is unknown: nothing to correct, so the corrected difference is the plain one.
+    assert result["baseline"] == BASELINE.name and result["corrected_diff"] == diff
     assert result["verdict"].startswith("no difference between alices-kit v2 and alices-kit v1")
     assert "stopped after 3 of at most 6 deals" in result["verdict"]
     seed = BotComparison.objects.get(pk=cid).seed

@@ -1,0 +1,257 @@
+"""A seat's score with luck taken out: control variates at the decisions of bots whose policy is known.
+
+A comparison plays both bots on the same deals (duplicate), which removes the deal's main effect;
+once play diverges, which slices come to whom is luck again. This module takes part of that luck
+out of each game's score after the game, from its actions, the way AIVAT does for poker (Burch,
+Schmid, Moravčík, Morrill, Bowling, AAAI-18):
+
+    corrected = score - sum over corrected events e of  w(e) * ( V(after e) - E[V(after e')] )
+
+where V is a fixed value function of a position, e' is drawn from the distribution e itself was
+drawn from, and w(e) a fixed weight. Each term has mean zero whatever happened before it (e is a
+draw from that very distribution, independent of the e' it is set against), so the corrected score
+has exactly the expectation of the score: it is unbiased whatever V and the weights are, which
+only decide how much variance goes. Leaving an event out (a weight of zero) is always allowed.
+
+The events:
+
+* **decisions of bots whose policy is known**: the built-in random bot (uniform over legal
+  choices) and greedy with P% random moves (`noisy-greedy-P`: greedy's move, or the random bot's
+  with probability P%). The expectation is exact for greedy's part and the mean of `MOVES`
+  independent draws of the random bot for the rest. Greedy alone is deterministic: its terms are
+  zero. Bots of unknown policy (programs, hosted bots, the search bots) are never corrected: their
+  choices are what a comparison measures. A greedy-based bot's cuts are left out: their expectation
+  costs a full greedy cut search.
+* **chance**: each pizza's ring as it is revealed, set against rings dealt from the slices not yet
+  revealed, shuffled as the deal shuffles them. Measured and available (`WITH_CHANCE`), but not in
+  the comparison's baseline: with any V this project can afford, a ring's value for a seat does not
+  predict its score (the outcome turns on exactly how the pizza is cut and taken), so these terms
+  add variance instead of removing it (docs/bots-submission.md, "Luck-corrected scores").
+
+The value function V: the seat's provisional total (the game's own scoring, as if it ended now)
+once the current pizza is played out by every seat with the search bot's quick policies
+(`playout.quick_cut` on a fixed draw of cuts, `playout.quick_take`); at the end, the final total.
+A provisional total is worth less than a final one early on (majorities still change hands), so
+the weights grow pizza by pizza: fitted once by least squares on deals the benchmark never plays,
+then frozen in `BASELINE`, whose name a verdict gives. Changing V, the draws or a weight is a new
+baseline with a new name.
+
+The draws (alternatives, the fixed cuts of V) come from the deal's seed, the seat and the event's
+place only: the A-game and the B-game of a duplicate deal meet the same draws at the same place.
+
+>>> from .bots import get_bot
+>>> from .play import play_state
+>>> state = play_state([get_bot("noisy-greedy-20", 1), get_bot("greedy", 2), get_bot("random", 3)], 7)
+>>> result = correct(7, 3, ("noisy-greedy-20", "greedy", "random"), state.history, seat=0)
+>>> result.score == state.scores()[0].total and result.events > 0
+True
+>>> abs(result.score - result.own - result.others - result.chance - result.corrected) < 1e-9
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .actions import Action, Cut
+from .bots import noisy_share
+from .bots.evaluation import provisional_totals
+from .bots.greedy import GreedyBot
+from .bots.random_bot import RandomBot
+from .deck import PIZZAS, RING
+from .playout import quick_cut, quick_take
+from .state import State
+
+# Alternatives drawn per corrected event: random moves per decision, rings per reveal.
+MOVES: Final = 8
+RINGS: Final = 8
+# Cuts the quick cut draws from (see playout.quick_cut).
+CUT_SAMPLES: Final = 6
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A frozen value function and its weights, by name: estimates are comparable under one name only."""
+
+    name: str
+    own: tuple[float, ...]  # per pizza, the weight of the corrected seat's own known decisions
+    others: tuple[float, ...]  # per pizza, the weight of the other seats' known decisions
+    chance: float = 0.0  # the weight of each pizza's reveal (0: not computed)
+
+
+# Fitted on 300 duplicate deals (seeds 7000-7149 and 9000-9149; noisy-greedy-10 against noisy-greedy-20,
+# and greedy against noisy-greedy-10, each against greedy and random) and rounded.
+_RAMP: Final = (0.3, 0.4, 0.5, 0.7, 1.0)
+BASELINE: Final = Baseline("pizza-lookahead/1", _RAMP, tuple(0.4 * w for w in _RAMP))
+# The same with the chance terms weighed in at full weight: what the benchmark measures them by.
+WITH_CHANCE: Final = Baseline("pizza-lookahead/1+chance", _RAMP, tuple(0.4 * w for w in _RAMP), chance=1.0)
+
+
+@dataclass(frozen=True)
+class KnownPolicy:
+    """A bot whose choices are drawn from a known distribution: greedy's move with probability
+    `greedy_share`, else the random bot's."""
+
+    greedy_share: float
+
+    @property
+    def deterministic(self) -> bool:
+        return self.greedy_share >= 1.0
+
+
+def known_policy(name: str) -> KnownPolicy | None:
+    """The policy of a built-in bot by its name, or None where it is not known in closed form.
+
+    >>> known_policy("random"), known_policy("greedy"), known_policy("noisy-greedy-20")
+    (KnownPolicy(greedy_share=0.0), KnownPolicy(greedy_share=1.0), KnownPolicy(greedy_share=0.8))
+    >>> known_policy("search-fast") is None
+    True
+    """
+    if name == "random":
+        return KnownPolicy(0.0)
+    if name == "greedy":
+        return KnownPolicy(1.0)
+    share = noisy_share(name)
+    return None if share is None else KnownPolicy(1.0 - share)
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """One seat's score in one game, and the weighted sums of the terms taken off it."""
+
+    score: float
+    own: float  # the corrected seat's own known decisions
+    others: float  # the other seats' known decisions
+    chance: float  # the pizzas' reveals
+    events: int  # how many events were corrected
+
+    @property
+    def corrected(self) -> float:
+        return self.score - self.own - self.others - self.chance
+
+
+def value(state: State, seat: int, seed: int) -> float:
+    """V: the seat's provisional total once the current pizza is played out quickly (cuts drawn from `seed`)."""
+    if state.pizza < PIZZAS:
+        state = state.clone()
+        pizza = state.pizza
+        rng = random.Random(seed)
+        while state.pizza == pizza:
+            to_act = state.to_act
+            assert to_act is not None
+            if state.cuts is None:
+                state.apply(Cut(quick_cut(state.ring, state.players, rng, CUT_SAMPLES)))
+            else:
+                state.apply(quick_take(state, to_act))
+    return float(provisional_totals(state.counts, state.olives, state.received)[seat])
+
+
+def _value_seed(seed: int, seat: int, pizza: int) -> int:
+    return (seed * 1_000_003 + seat * 101 + pizza) & 0xFFFFFFFF
+
+
+def _draws(seed: int, seat: int, step: int, kind: str) -> random.Random:
+    # Seeded from text (hashed by `random`): a stream of its own for each deal, seat and event.
+    return random.Random(f"control-variates/{kind}/{seed}/{seat}/{step}")
+
+
+def _after(state: State, action: Action, actor: int) -> State:
+    probe = state.clone()
+    probe.apply(action, seat=actor)
+    return probe
+
+
+def decision_term(state: State, action: Action, actor: int, policy: KnownPolicy, seat: int, seed: int) -> float | None:
+    """V after `action`, less its expectation under the actor's policy, for `seat`; None where not corrected."""
+    if policy.deterministic or (state.cuts is None and policy.greedy_share > 0):
+        return None
+    value_seed = _value_seed(seed, seat, state.pizza)
+    actual = value(_after(state, action, actor), seat, value_seed)
+    observation = state.observation(actor)
+    draws = _draws(seed, seat, state.turn, "move")
+    drawn = 0.0
+    for _ in range(MOVES):
+        move = RandomBot(draws.getrandbits(32)).act(observation)
+        drawn += value(_after(state, move, actor), seat, value_seed)
+    expected = drawn / MOVES
+    if policy.greedy_share > 0:
+        greedy = value(_after(state, GreedyBot().act(observation), actor), seat, value_seed)
+        expected = policy.greedy_share * greedy + (1.0 - policy.greedy_share) * expected
+    return actual - expected
+
+
+def chance_term(state: State, seat: int, seed: int) -> float:
+    """V with the current pizza's ring, less the mean V over rings dealt from the slices not yet revealed.
+
+    `state` is at a pizza's start (revealed, not cut yet).
+    """
+    pizza = state.pizza
+    value_seed = _value_seed(seed, seat, pizza)
+    actual = value(state, seat, value_seed)
+    unseen = [sid for ring in state.pizzas[pizza:] for sid in ring]
+    draws = _draws(seed, seat, pizza, "ring")
+    total = 0.0
+    for _ in range(RINGS):
+        draws.shuffle(unseen)
+        rings = tuple(tuple(unseen[i : i + RING]) for i in range(0, len(unseen), RING))
+        total += value(state.with_pizzas(state.pizzas[:pizza] + rings), seat, value_seed)
+    return actual - total / RINGS
+
+
+def correct(
+    seed: int,
+    players: int,
+    names: Sequence[str],
+    history: Sequence[tuple[int, int, Action]],
+    seat: int,
+    *,
+    marianne: bool = False,
+    stand_in: Sequence[bool] = (),
+    baseline: Baseline = BASELINE,
+) -> Corrected:
+    """Replay a game dealt from `seed` (its `State.history`) and correct `seat`'s score.
+
+    `names` are the seats' bots (built-in names; anything else is of unknown policy). An action
+    `stand_in` marks as the arena's stand-in's, for a seat that forfeited, is not corrected.
+    Raises ValueError when the actions are not a whole legal game.
+    """
+    if len(names) != players:
+        raise ValueError(f"{len(names)} names for {players} seats")
+    policies = [known_policy(name) for name in names]
+    state = State.new(players, seed, marianne=marianne)
+    own = others = chance = 0.0
+    events = 0
+    for step, (actor, _, action) in enumerate(history):
+        if baseline.chance and state.cuts is None:
+            chance += baseline.chance * chance_term(state, seat, seed)
+            events += 1
+        policy = policies[actor]
+        if policy is not None and not (step < len(stand_in) and stand_in[step]):
+            term = decision_term(state, action, actor, policy, seat, seed)
+            if term is not None:
+                if actor == seat:
+                    own += baseline.own[state.pizza] * term
+                else:
+                    others += baseline.others[state.pizza] * term
+                events += 1
+        state.apply(action, seat=actor)
+    if not state.is_over:
+        raise ValueError(f"the actions end before the game does ({len(history)} actions)")
+    return Corrected(float(state.scores()[seat].total), own, others, chance, events)
+
+
+__all__ = [
+    "BASELINE",
+    "WITH_CHANCE",
+    "Baseline",
+    "Corrected",
+    "KnownPolicy",
+    "chance_term",
+    "correct",
+    "decision_term",
+    "known_policy",
+    "value",
+]
