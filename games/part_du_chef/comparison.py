@@ -11,12 +11,17 @@ It stops with "better" when the interval of the mean difference excludes 0, and 
 difference" when that interval lies within ±margin points per game. Every look is a test, so each
 uses the level alpha divided by the number of possible looks (Bonferroni): over the whole
 comparison the chance of calling a difference where there is none stays under alpha (5%), and so
-does the chance of calling "no difference" where the true difference is the margin or more.
+does the chance of calling "no difference" where the true difference is the margin or more. The
+interval at n deals is Student's t with n - 1 degrees of freedom (`student.py`): the spread is
+estimated from those same few deals, and the normal quantile there called a difference between a
+bot and itself in 17% of sequential comparisons (bench/variance_reduction.py --self-runs).
 
 >>> rule = Stopping(max_deals=30)
->>> rule.decide([0.0, 0.0, 0.0])  # identical play on three deals
+>>> rule.decide([0.0, 0.0, 0.0]) is None  # identical play on three deals: not yet sure enough
+True
+>>> rule.decide([0.0, 0.0, 0.0, 0.0])
 'same'
->>> rule.decide([9.5, 11.0, 10.2])
+>>> rule.decide([9.5, 11.0, 10.2, 10.4])
 'better'
 >>> rule.decide([3.0, -2.0, 0.5]) is None  # not clear yet: play on
 True
@@ -27,13 +32,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Any
 
 from .control_variates import BASELINE
 from .control_variates import correct as correct_score
 from .seating import NamedBot, Played, play_lineup
 from .simulation import Estimate
+from .student import t_quantile
 
 # The standard error assumed at least: bots that play identically on every deal differ by exactly 0,
 # and three zeros are then "no difference", not an interval of width 0 that proves anything more.
@@ -71,18 +76,18 @@ class Stopping:
     def looks(self) -> int:
         return max(1, self.max_deals - self.min_deals + 1)
 
-    @property
-    def z(self) -> float:
-        return NormalDist().inv_cdf(1 - self.alpha / (2 * self.looks))
+    def critical(self, n: int) -> float:
+        """The two-sided quantile of one look at n deals: t with n - 1 degrees of freedom, at alpha / looks."""
+        return t_quantile(1 - self.alpha / (2 * self.looks), n - 1)
 
     def decide(self, diffs: Sequence[float]) -> str | None:
         """'better' (A or B, by the sign of the mean), 'same', or None to play on."""
         n = len(diffs)
-        if n < self.min_deals:
+        if n < max(2, self.min_deals):
             return None
         mean = sum(diffs) / n
         variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        half = self.z * max(math.sqrt(variance / n), SE_FLOOR)
+        half = self.critical(n) * max(math.sqrt(variance / n), SE_FLOOR)
         if abs(mean) > half:
             return "better"
         if abs(mean) + half < self.margin:

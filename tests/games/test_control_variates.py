@@ -216,3 +216,33 @@ def test_compare_prints_the_luck_corrected_difference_how_much_less_it_varies_an
     assert "A - B, luck corrected" in out
     assert f"luck correction (baseline {cv.BASELINE.name}): the corrected difference varies " in out
     assert f"[luck-corrected scores, baseline {cv.BASELINE.name}]" in out
+
+
+@pytest.mark.unit
+def test_the_documented_examples_hold():
+    import doctest
+
+    from games.part_du_chef import bots, comparison, student
+
+    for module in (cv, comparison, student, bots):
+        result = doctest.testmod(module)
+        assert result.attempted >= 1 and result.failed == 0, module.__name__
+
+
+@pytest.mark.unit
+def test_the_t_quantiles_are_the_tables_and_a_look_at_three_deals_is_wider_than_the_normal_one():
+    from statistics import NormalDist
+
+    from games.part_du_chef.student import t_cdf, t_quantile
+
+    # Two-sided 95% and 99% critical values, from the published table.
+    for df, p, table in [(1, 0.975, 12.706), (2, 0.975, 4.303), (4, 0.995, 4.604), (20, 0.975, 2.086)]:
+        assert abs(t_quantile(p, df) - table) < 1e-3
+        assert abs(t_cdf(table, df) - p) < 1e-4
+    assert t_quantile(0.975, 100_000) == pytest.approx(NormalDist().inv_cdf(0.975), abs=1e-4)
+    rule = Stopping(max_deals=30)
+    assert rule.critical(3) > 7 * NormalDist().inv_cdf(1 - 0.05 / 56)
+    with pytest.raises(ValueError):
+        t_quantile(1.0, 3)
+    with pytest.raises(ValueError):
+        t_cdf(1.0, 0)
