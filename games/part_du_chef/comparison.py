@@ -41,7 +41,7 @@ from .simulation import Estimate
 from .student import t_quantile
 
 # The standard error assumed at least: bots that play identically on every deal differ by exactly 0,
-# and three zeros are then "no difference", not an interval of width 0 that proves anything more.
+# and a few zeros are then "no difference", not an interval of width 0 that proves anything more.
 SE_FLOOR = 0.05
 
 # Plays one deal's lineups (A's seatings then B's), all dealt from one seed, and gives their games in that
@@ -332,9 +332,11 @@ def corrected_score(played: Played, seat: int) -> float:
 
 
 def decision_diffs(deals: Sequence[DealScores]) -> list[float]:
-    """What the sequential test looks at: the corrected differences when every deal has one, else the plain."""
+    """What the sequential test looks at: the corrected differences when every deal has one (under one
+    baseline), else the plain."""
     corrected = [deal.corrected_diff for deal in deals]
-    if all(diff is not None for diff in corrected):
+    # Corrections under two baselines are not comparable: such deals are summed up plain.
+    if all(diff is not None for diff in corrected) and len({deal.baseline for deal in deals}) <= 1:
         return [diff for diff in corrected if diff is not None]
     return [deal.score_diff for deal in deals]
 

@@ -150,6 +150,8 @@ def test_a_deal_stored_before_corrections_is_read_without_them_and_the_test_then
     assert plain.corrected_diff is None and plain.baseline is None
     assert decision_diffs([corrected, corrected]) == [5.0, 5.0]
     assert decision_diffs([corrected, plain]) == [10.0, 10.0]
+    other_baseline = DealScores(2, 40.0, 30.0, 1.5, 2.0, 0, 0, (), (), 39.0, 31.0, "another/1")
+    assert decision_diffs([corrected, other_baseline]) == [10.0, 10.0]
 
 
 @pytest.mark.unit
