@@ -32,8 +32,8 @@ The value function V: the seat's provisional total (the game's own scoring, as i
 once the current pizza is played out by every seat with the search bot's quick policies
 (`playout.quick_cut` on a fixed draw of cuts, `playout.quick_take`); at the end, the final total.
 A provisional total is worth less than a final one early on (majorities still change hands), so
-the weights grow pizza by pizza: fitted once by least squares on deals the benchmark never plays,
-then frozen in `BASELINE`, whose name a verdict gives. Changing V, the draws or a weight is a new
+the weights grow pizza by pizza: chosen once from least-squares fits on deals the benchmark never
+plays, then frozen in `BASELINE`, whose name a verdict gives. Changing V, the draws or a weight is a new
 baseline with a new name.
 
 The draws (alternatives, the fixed cuts of V) come from the deal's seed, the seat and the event's
@@ -82,8 +82,8 @@ class Baseline:
     chance: float = 0.0  # the weight of each pizza's reveal (0: not computed)
 
 
-# Fitted on 300 duplicate deals (seeds 7000-7149 and 9000-9149; noisy-greedy-10 against noisy-greedy-20,
-# and greedy against noisy-greedy-10, each against greedy and random) and rounded.
+# Chosen from least-squares fits, per pizza, on 300 duplicate deals (seeds 7000-7149 and 9000-9149;
+# noisy-greedy-10 against noisy-greedy-20, and greedy against noisy-greedy-10, each against greedy and random).
 _RAMP: Final = (0.3, 0.4, 0.5, 0.7, 1.0)
 BASELINE: Final = Baseline("pizza-lookahead/1", _RAMP, tuple(0.4 * w for w in _RAMP))
 # The same with the chance terms weighed in at full weight: what the benchmark measures them by.
