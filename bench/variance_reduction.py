@@ -7,6 +7,7 @@ Both come from the very same games, so their ratio is measured in one invocation
 machine's load:
 
 * the variance per deal of each, and their ratio (how many times fewer deals the corrected one needs);
+* the same ratio with the corrections of the earlier baseline (`PIZZA_LOOKAHEAD`), on the same games;
 * the median number of deals the sequential test (`comparison.Stopping`, up to `--deals`) plays
   before its verdict, over `--orders` random orders of the deals played, plain and corrected, and
   how often the two verdicts agree;
@@ -55,6 +56,7 @@ SELF_OFFSET = 7_919
 class Deal:
     plain: float
     corrected: float
+    previous: float  # corrected under the earlier baseline (control_variates.PIZZA_LOOKAHEAD)
     with_chance: float | None
 
 
@@ -62,9 +64,9 @@ def play_deal(
     a: NamedBot, b: NamedBot, against: list[NamedBot], seed: int, chance: bool, clock: dict[str, float]
 ) -> Deal:
     players = len(against) + 1
-    sides: list[tuple[float, float, float]] = []
+    sides: list[tuple[float, float, float, float]] = []
     for bot in (a, b):
-        plain = corrected = chanced = 0.0
+        plain = corrected = previous = chanced = 0.0
         for seat, lineup in enumerate(seatings(bot, against)):
             start = time.perf_counter()
             played = play_lineup(lineup, seed, with_record=False)
@@ -76,13 +78,16 @@ def play_deal(
             clock["games"] += 1
             plain += result.score
             corrected += result.corrected
+            start = time.perf_counter()
+            previous += cv.correct(seed, players, names, played.history, seat, baseline=cv.PIZZA_LOOKAHEAD).corrected
+            clock["previous"] += time.perf_counter() - start
             if chance:
                 start = time.perf_counter()
                 chanced += cv.correct(seed, players, names, played.history, seat, baseline=cv.WITH_CHANCE).corrected
                 clock["chance"] += time.perf_counter() - start
-        sides.append((plain / players, corrected / players, chanced / players))
-    (pa, ca, xa), (pb, cb, xb) = sides
-    return Deal(pa - pb, ca - cb, (xa - xb) if chance else None)
+        sides.append((plain / players, corrected / players, previous / players, chanced / players))
+    (pa, ca, ea, xa), (pb, cb, eb, xb) = sides
+    return Deal(pa - pb, ca - cb, ea - eb, (xa - xb) if chance else None)
 
 
 def deals_to_verdict(diffs: list[float], stopping: Stopping) -> tuple[int, str | None]:
@@ -137,13 +142,14 @@ def main() -> int:
     print(f"# luck-corrected comparisons (baseline {cv.BASELINE.name}), against {args.against}, load {load:.2f}")
     print()
     header = "| pair | deals | plain mean ± 95% | corrected mean ± 95% | var plain | var corrected | ratio |"
+    header += f" ratio, {cv.PIZZA_LOOKAHEAD.name} |"
     header += " median deals plain | median deals corrected | same verdict | corrections ms/game | game ms/game |"
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
     rng = random.Random(1)
     for a_name, b_name in pairs:
         a, b = resolve_bot(a_name, []), resolve_bot(b_name, [])
-        clock = {"play": 0.0, "correct": 0.0, "chance": 0.0, "games": 0.0}
+        clock = {"play": 0.0, "correct": 0.0, "previous": 0.0, "chance": 0.0, "games": 0.0}
         deals: list[Deal] = []
         for i in range(args.deals):
             deals.append(play_deal(a, b, against, FIRST_SEED + i, args.chance, clock))
@@ -158,18 +164,20 @@ def main() -> int:
         same = sum(x == y for x, y in zip(seq["plain"][1], seq["corrected"][1], strict=True)) / args.orders
         vp, vc = statistics.variance(plain), statistics.variance(corrected)
         ratio = f"{vp / vc:.2f}" if vc > 0 else "-"
+        ve = statistics.variance([d.previous for d in deals])
+        ratio_previous = f"{vp / ve:.2f}" if ve > 0 else "-"
         pm, pw = mean_ci(plain)
         cm, cw = mean_ci(corrected)
         games = clock["games"]
         print(
             f"| {a_name} vs {b_name} | {args.deals} | {pm:.2f} ± {pw:.2f} | {cm:.2f} ± {cw:.2f} | {vp:.1f} | {vc:.1f} "
-            f"| {ratio} | {seq['plain'][0]:g} | {seq['corrected'][0]:g} | {same:.0%} "
+            f"| {ratio} | {ratio_previous} | {seq['plain'][0]:g} | {seq['corrected'][0]:g} | {same:.0%} "
             f"| {clock['correct'] / games * 1000:.1f} | {clock['play'] / games * 1000:.1f} |"
         )
         if args.chance:
             vx = statistics.variance(series["with chance"])
             print(
-                f"|   with chance corrections | | | | | {vx:.1f} | {vp / vx if vx else 0:.2f} | "
+                f"|   with chance corrections | | | | | {vx:.1f} | {vp / vx if vx else 0:.2f} | | "
                 f"| {seq['with chance'][0]:g} | "
                 f"| {clock['chance'] / games * 1000:.1f} | |"
             )
@@ -182,7 +190,7 @@ def main() -> int:
             return make(seed + SELF_OFFSET)
 
         b = replace(a, label=f"{name} (other seeds)", make=other_seeds)
-        clock = {"play": 0.0, "correct": 0.0, "chance": 0.0, "games": 0.0}
+        clock = {"play": 0.0, "correct": 0.0, "previous": 0.0, "chance": 0.0, "games": 0.0}
         print()
         if args.self_deals:
             diffs = []

@@ -20,21 +20,23 @@ The events:
   with probability P%). The expectation is exact for greedy's part and the mean of `MOVES`
   independent draws of the random bot for the rest. Greedy alone is deterministic: its terms are
   zero. Bots of unknown policy (programs, hosted bots, the search bots) are never corrected: their
-  choices are what a comparison measures. A greedy-based bot's cuts are left out: their expectation
-  costs a full greedy cut search.
+  choices are what a comparison measures. A greedy-based bot's cuts are corrected under a baseline
+  that says so (`Baseline.cuts`): their expectation costs a full greedy cut search.
 * **chance**: each pizza's ring as it is revealed, set against rings dealt from the slices not yet
   revealed, shuffled as the deal shuffles them. Measured and available (`WITH_CHANCE`), but not in
   the comparison's baseline: with any V this project can afford, a ring's value for a seat does not
   predict its score (the outcome turns on exactly how the pizza is cut and taken), so these terms
   add variance instead of removing it (docs/bots-submission.md, "Luck-corrected scores").
 
-The value function V: the seat's provisional total (the game's own scoring, as if it ended now)
-once the current pizza is played out by every seat with the search bot's quick policies
-(`playout.quick_cut` on a fixed draw of cuts, `playout.quick_take`); at the end, the final total.
-A provisional total is worth less than a final one early on (majorities still change hands), so
-the weights grow pizza by pizza: chosen once from least-squares fits on deals the benchmark never
-plays, then frozen in `BASELINE`, whose name a verdict gives. Changing V, the draws or a weight is a new
-baseline with a new name.
+The value function V of the comparisons' baseline (`BASELINE`, game-rollout/1): the seat's mean
+final total over 4 playouts of the rest of the game by every seat with the search bot's quick
+policies (`playout.play_policies`: a balanced cut among a few drawn ones, a quick take), on the
+game's own pizzas. The earlier baseline (`PIZZA_LOOKAHEAD`, pizza-lookahead/1) played out the current
+pizza only and took the provisional total (the game's own scoring, as if it ended now); it is kept
+for the benchmark and for comparisons stored under its name. A seat's score turns less on an early
+decision than V says (majorities still change hands), so the weights grow pizza by pizza: chosen
+once from least-squares fits on deals the benchmark never plays, then frozen in the baseline, whose
+name a verdict gives. Changing V, the draws or a weight is a new baseline with a new name.
 
 The draws (alternatives, the fixed cuts of V) come from the deal's seed, the seat and the event's
 place only: the A-game and the B-game of a duplicate deal meet the same draws at the same place.
@@ -52,7 +54,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -62,7 +64,7 @@ from .bots.evaluation import provisional_totals
 from .bots.greedy import GreedyBot
 from .bots.random_bot import RandomBot
 from .deck import PIZZAS, RING
-from .playout import quick_cut, quick_take
+from .playout import play_policies, quick_cut, quick_take
 from .state import State
 
 # Alternatives drawn per corrected event: random moves per decision, rings per reveal.
@@ -80,14 +82,26 @@ class Baseline:
     own: tuple[float, ...]  # per pizza, the weight of the corrected seat's own known decisions
     others: tuple[float, ...]  # per pizza, the weight of the other seats' known decisions
     chance: float = 0.0  # the weight of each pizza's reveal (0: not computed)
+    # V: 0, the provisional total once the current pizza is played out; n > 0, the mean final
+    # total of n quick playouts to the game's end.
+    rollouts: int = 0
+    # Whether the cuts of greedy-based bots are corrected (their expectation costs a greedy cut).
+    cuts: bool = False
 
 
 # Chosen from least-squares fits, per pizza, on 300 duplicate deals (seeds 7000-7149 and 9000-9149;
 # noisy-greedy-10 against noisy-greedy-20, and greedy against noisy-greedy-10, each against greedy and random).
 _RAMP: Final = (0.3, 0.4, 0.5, 0.7, 1.0)
-BASELINE: Final = Baseline("pizza-lookahead/1", _RAMP, tuple(0.4 * w for w in _RAMP))
+PIZZA_LOOKAHEAD: Final = Baseline("pizza-lookahead/1", _RAMP, tuple(0.4 * w for w in _RAMP))
+# The comparisons' baseline: V played out to the game's end (4 quick playouts), greedy-based cuts
+# corrected as well. Its weights were chosen the same way, on the same pairs, seeds 7000-7149 and
+# 9000-9149: of the ramps tried, the one whose corrected differences varied least over both pairs.
+_ROLLOUT_RAMP: Final = (0.5, 0.7, 0.9, 1.0, 1.0)
+BASELINE: Final = Baseline(
+    "game-rollout/1", _ROLLOUT_RAMP, tuple(0.5 * w for w in _ROLLOUT_RAMP), rollouts=4, cuts=True
+)
 # The same with the chance terms weighed in at full weight: what the benchmark measures them by.
-WITH_CHANCE: Final = Baseline("pizza-lookahead/1+chance", _RAMP, tuple(0.4 * w for w in _RAMP), chance=1.0)
+WITH_CHANCE: Final = Baseline("game-rollout/1+chance", BASELINE.own, BASELINE.others, 1.0, BASELINE.rollouts, True)
 
 
 @dataclass(frozen=True)
@@ -133,8 +147,21 @@ class Corrected:
         return self.score - self.own - self.others - self.chance
 
 
-def value(state: State, seat: int, seed: int) -> float:
-    """V: the seat's provisional total once the current pizza is played out quickly (cuts drawn from `seed`)."""
+def value(state: State, seat: int, seed: int, rollouts: int = 0) -> float:
+    """V for `seat`, its draws from `seed`: with no `rollouts`, the provisional total once the current
+    pizza is played out quickly; else the mean final total of that many quick playouts to the end.
+
+    A playout deals the pizzas the state holds: the game's own, known to the server once it is over.
+    Using them is sound for decision terms, since a bot's choice does not depend on pizzas not yet
+    revealed; the chance terms deal other rings into the state before asking V.
+    """
+    if rollouts and state.pizza < PIZZAS:
+        total = 0.0
+        for playout in range(rollouts):
+            probe = state.clone()
+            play_policies(probe, random.Random(seed * 16 + playout), CUT_SAMPLES)
+            total += probe.scores()[seat].total
+        return total / rollouts
     if state.pizza < PIZZAS:
         state = state.clone()
         pizza = state.pizza
@@ -164,40 +191,49 @@ def _after(state: State, action: Action, actor: int) -> State:
     return probe
 
 
-def decision_term(state: State, action: Action, actor: int, policy: KnownPolicy, seat: int, seed: int) -> float | None:
+def decision_term(
+    state: State,
+    action: Action,
+    actor: int,
+    policy: KnownPolicy,
+    seat: int,
+    seed: int,
+    baseline: Baseline = BASELINE,
+) -> float | None:
     """V after `action`, less its expectation under the actor's policy, for `seat`; None where not corrected."""
-    if policy.deterministic or (state.cuts is None and policy.greedy_share > 0):
+    if policy.deterministic or (state.cuts is None and policy.greedy_share > 0 and not baseline.cuts):
         return None
     value_seed = _value_seed(seed, seat, state.pizza)
-    actual = value(_after(state, action, actor), seat, value_seed)
+    rollouts = baseline.rollouts
+    actual = value(_after(state, action, actor), seat, value_seed, rollouts)
     observation = state.observation(actor)
     draws = _draws(seed, seat, state.turn, "move")
     drawn = 0.0
     for _ in range(MOVES):
         move = RandomBot(draws.getrandbits(32)).act(observation)
-        drawn += value(_after(state, move, actor), seat, value_seed)
+        drawn += value(_after(state, move, actor), seat, value_seed, rollouts)
     expected = drawn / MOVES
     if policy.greedy_share > 0:
-        greedy = value(_after(state, GreedyBot().act(observation), actor), seat, value_seed)
+        greedy = value(_after(state, GreedyBot().act(observation), actor), seat, value_seed, rollouts)
         expected = policy.greedy_share * greedy + (1.0 - policy.greedy_share) * expected
     return actual - expected
 
 
-def chance_term(state: State, seat: int, seed: int) -> float:
+def chance_term(state: State, seat: int, seed: int, baseline: Baseline = BASELINE) -> float:
     """V with the current pizza's ring, less the mean V over rings dealt from the slices not yet revealed.
 
     `state` is at a pizza's start (revealed, not cut yet).
     """
     pizza = state.pizza
     value_seed = _value_seed(seed, seat, pizza)
-    actual = value(state, seat, value_seed)
+    actual = value(state, seat, value_seed, baseline.rollouts)
     unseen = [sid for ring in state.pizzas[pizza:] for sid in ring]
     draws = _draws(seed, seat, pizza, "ring")
     total = 0.0
     for _ in range(RINGS):
         draws.shuffle(unseen)
         rings = tuple(tuple(unseen[i : i + RING]) for i in range(0, len(unseen), RING))
-        total += value(state.with_pizzas(state.pizzas[:pizza] + rings), seat, value_seed)
+        total += value(state.with_pizzas(state.pizzas[:pizza] + rings), seat, value_seed, baseline.rollouts)
     return actual - total / RINGS
 
 
@@ -209,6 +245,7 @@ def correct(
     seat: int,
     *,
     marianne: bool = False,
+    marianne_seats: Iterable[int] | None = None,
     stand_in: Sequence[bool] = (),
     baseline: Baseline = BASELINE,
 ) -> Corrected:
@@ -221,16 +258,16 @@ def correct(
     if len(names) != players:
         raise ValueError(f"{len(names)} names for {players} seats")
     policies = [known_policy(name) for name in names]
-    state = State.new(players, seed, marianne=marianne)
+    state = State.new(players, seed, marianne=marianne, marianne_seats=marianne_seats)
     own = others = chance = 0.0
     events = 0
     for step, (actor, _, action) in enumerate(history):
         if baseline.chance and state.cuts is None:
-            chance += baseline.chance * chance_term(state, seat, seed)
+            chance += baseline.chance * chance_term(state, seat, seed, baseline)
             events += 1
         policy = policies[actor]
         if policy is not None and not (step < len(stand_in) and stand_in[step]):
-            term = decision_term(state, action, actor, policy, seat, seed)
+            term = decision_term(state, action, actor, policy, seat, seed, baseline)
             if term is not None:
                 if actor == seat:
                     own += baseline.own[state.pizza] * term
@@ -248,6 +285,7 @@ __all__ = [
     "WITH_CHANCE",
     "Baseline",
     "Corrected",
+    "PIZZA_LOOKAHEAD",
     "KnownPolicy",
     "chance_term",
     "correct",

@@ -54,7 +54,7 @@ def test_a_random_bots_decision_term_averages_zero_over_the_bots_own_draws():
 
 
 @pytest.mark.unit
-def test_a_noisy_greedy_take_term_averages_zero_over_its_draws_and_a_cut_is_left_out():
+def test_a_noisy_greedy_take_term_averages_zero_over_its_draws():
     state = _position(8, 5)
     seat = state.to_act
     assert seat is not None and state.cuts is not None
@@ -68,12 +68,25 @@ def test_a_noisy_greedy_take_term_averages_zero_over_its_draws_and_a_cut_is_left
         assert term is not None
         terms.append(term)
     _within(terms)
-    at_cut = _position(8, 4)
-    assert at_cut.cuts is None
-    chef = at_cut.to_act
-    assert chef is not None
-    cut = get_bot("greedy").act(at_cut.observation(chef))
-    assert cv.decision_term(at_cut, cut, chef, policy, seat=chef, seed=8) is None
+
+
+@pytest.mark.unit
+def test_a_noisy_greedy_cut_term_averages_zero_and_only_the_one_pizza_baseline_leaves_it_out():
+    state = _position(8, 4)
+    chef = state.to_act
+    assert chef is not None and state.cuts is None
+    policy = cv.known_policy("noisy-greedy-40")
+    assert policy is not None
+    observation = state.observation(chef)
+    greedy_cut = get_bot("greedy").act(observation)
+    assert cv.decision_term(state, greedy_cut, chef, policy, seat=chef, seed=8, baseline=cv.PIZZA_LOOKAHEAD) is None
+    terms = []
+    for draw in range(80):
+        action = NoisyGreedyBot(0.4, 30_000 + draw).act(observation)
+        term = cv.decision_term(state, action, chef, policy, seat=chef, seed=draw)
+        assert term is not None
+        terms.append(term)
+    _within(terms)
 
 
 @pytest.mark.unit
