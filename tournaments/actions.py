@@ -23,11 +23,12 @@ from arena.matches import check_count, check_options, resolve_game
 from arena.models import Match, Player
 from arena.seating import SeatTally
 from common.task_names import TaskName
+from games.part_du_chef.control_variates import BASELINE
 from ratings.models import Rating
 from submissions.matches import create_pinned_match
 from submissions.models import BotVersion, SubmittedBot
 from submissions.seats import active_version
-from tournaments import schedule
+from tournaments import luck, schedule
 from tournaments.models import Tournament, TournamentEntry, TournamentGame
 from tournaments.standings import Standing, compute
 
@@ -236,6 +237,10 @@ def advance(tournament_id: int) -> str:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return "unknown"
+    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        # A full batch may leave more behind (the last games of a finished tournament): look again.
+        if luck.correct_finished(tournament) == luck.BATCH:
+            dispatch_advance(tournament_id)
     if tournament.status == Tournament.Status.REGISTRATION:
         if tournament.starts_at is not None and tournament.starts_at <= timezone.now():
             return "started" if start(tournament_id) else "not claimed"
@@ -284,12 +289,15 @@ def standings(tournament: Tournament) -> list[Standing]:
         .prefetch_related("match__seats")
         .order_by("id")
     )
+    corrected: list[list[float] | None] = []
     for game in rows:
         seats = sorted(game.match.seats.all(), key=lambda seat: seat.seat)
         games.append(
             [(entry, seat.forfeited, int(seat.score or 0)) for entry, seat in zip(game.entries, seats, strict=True)]
         )
-    return compute(entries, games, byes=[int(entry_id) for entry_id in tournament.byes.values()])
+        corrected.append(game.corrected if game.baseline == BASELINE.name else None)
+    byes = [int(entry_id) for entry_id in tournament.byes.values()]
+    return compute(entries, games, byes=byes, corrected=corrected if tournament.duplicate else None)
 
 
 def progress(tournament: Tournament) -> dict[str, int]:

@@ -84,6 +84,10 @@ class TournamentGame(models.Model):
     rotation = models.PositiveSmallIntegerField()
     # Entry ids in seat order.
     entries = models.JSONField()
+    # A duplicate tournament's finished game: each seat's score with its luck corrected, in seat
+    # order, and the baseline that corrected it (tournaments/luck.py); null until corrected.
+    corrected = models.JSONField(null=True, blank=True)
+    baseline = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["tournament_id", "round", "table", "deal", "rotation"]

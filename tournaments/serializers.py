@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from arena.serializers import HeldBackSerializer
+from games.part_du_chef.control_variates import BASELINE
 from tournaments import actions
 from tournaments.models import Tournament, TournamentEntry, TournamentGame
 
@@ -28,6 +29,12 @@ class StandingSerializer(serializers.Serializer[dict[str, Any]]):
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     score = serializers.IntegerField()
+    corrected_score = serializers.FloatField(
+        allow_null=True,
+        help_text="Duplicate tournaments: the sum of the entry's scores with the luck of known-policy "
+        "entries' decisions corrected (null while a game of it is not corrected yet, and in other tournaments).",
+    )
+    baseline = serializers.CharField(allow_null=True, help_text="The baseline that corrected the scores.")
     forfeits = serializers.IntegerField()
 
 
@@ -102,6 +109,8 @@ class TournamentDetailSerializer(TournamentSerializer):
                     "games": row.games,
                     "wins": row.wins,
                     "score": row.score,
+                    "corrected_score": None if row.corrected is None else round(row.corrected, 2),
+                    "baseline": None if row.corrected is None else BASELINE.name,
                     "forfeits": row.forfeits,
                 }
             )

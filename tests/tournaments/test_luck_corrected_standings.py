@@ -1,0 +1,90 @@
+"""A duplicate tournament's standings carry each entry's luck-corrected score beside its score."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.models import Match
+from games.part_du_chef import control_variates as cv
+from games.part_du_chef.record import replay
+from results.tasks import play_match
+from tournaments import luck
+from tournaments.actions import advance
+from tournaments.models import TournamentGame
+from tournaments.tasks import start_tournament
+
+
+def _tournament(api, bots, **fields):
+    body = {"name": "luck cup", "format": "round_robin", "table_size": 3, "rated": False, "duplicate": True, **fields}
+    tid = api.post("/api/tournaments/", body, format="json").json()["id"]
+    for bot in bots:
+        assert api.post(f"/api/tournaments/{tid}/entries/", {"player": bot.pk}).status_code == 201
+    assert start_tournament.run(tid)
+    return tid
+
+
+@pytest.mark.django_db
+def test_random_entries_decisions_are_corrected_and_the_standings_sum_each_entrys_corrected_scores(
+    client_for, make_bots
+):
+    boss = client_for("boss")
+    bots = [*make_bots(2, engine="random", prefix="luck"), make_bots(1, engine="greedy", prefix="sure")[0]]
+    tid = _tournament(boss, bots)
+    for match_id in TournamentGame.objects.filter(tournament_id=tid).values_list("match_id", flat=True):
+        play_match.run(match_id)
+    assert advance(tid) == "finished"
+
+    games = list(TournamentGame.objects.filter(tournament_id=tid).select_related("match"))
+    assert len(games) == 3 and all(game.baseline == cv.BASELINE.name for game in games)
+    names = {bot.pk: bot.builtin for bot in bots}
+    expected: dict[int, float] = {}
+    moved = 0.0
+    for game in games:
+        state = replay(game.match.record)
+        players = [game.tournament.entries.get(pk=entry_id).player_id for entry_id in game.entries]
+        for seat, player in enumerate(players):
+            again = cv.correct(state.seed, 3, [names[p] for p in players], state.history, seat)
+            assert game.corrected[seat] == pytest.approx(again.corrected)
+            expected[player] = expected.get(player, 0.0) + again.corrected
+            moved += abs(again.corrected - again.score)
+    assert moved > 0, "no decision of the random entries was corrected"
+
+    rows = client_for("bob").get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert {row["player"]: row["corrected_score"] for row in rows} == pytest.approx(
+        {player: round(total, 2) for player, total in expected.items()}, abs=0.011
+    )
+    assert {row["baseline"] for row in rows} == {cv.BASELINE.name}
+
+
+@pytest.mark.django_db
+def test_no_game_is_corrected_before_every_table_of_its_deal_is_over_and_its_entries_show_none_till_then(
+    client_for, make_bots
+):
+    boss = client_for("boss")
+    tid = _tournament(boss, make_bots(2, engine="random", prefix="wait"), table_size=2)
+    first, second = TournamentGame.objects.filter(tournament_id=tid).order_by("rotation")
+    play_match.run(first.match_id)  # plays the deal's two tables side by side
+    # As while the other table of the deal still plays:
+    Match.objects.filter(pk=second.match_id).update(status=Match.Status.RUNNING)
+    assert luck.correct_finished(first.tournament) == 0
+    rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert [row["corrected_score"] for row in rows] == [None, None]
+    assert all(row["games"] == 1 for row in rows)
+
+    Match.objects.filter(pk=second.match_id).update(status=Match.Status.FINISHED)
+    assert advance(tid) == "finished"
+    assert TournamentGame.objects.filter(tournament_id=tid, corrected__isnull=True).count() == 0
+    rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert all(isinstance(row["corrected_score"], float) for row in rows)
+
+
+@pytest.mark.django_db
+def test_a_tournament_without_duplicate_deals_has_no_corrected_scores(client_for, make_bots):
+    boss = client_for("boss")
+    tid = _tournament(boss, make_bots(2, engine="random", prefix="plain"), table_size=2, duplicate=False)
+    for match_id in TournamentGame.objects.filter(tournament_id=tid).values_list("match_id", flat=True):
+        play_match.run(match_id)
+    assert advance(tid) == "finished"
+    assert not TournamentGame.objects.filter(tournament_id=tid, corrected__isnull=False).exists()
+    rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert [(row["corrected_score"], row["baseline"]) for row in rows] == [(None, None), (None, None)]
