@@ -131,6 +131,12 @@ def main() -> int:
     parser.add_argument("--self-bot", default=None, help="the bot compared with itself (default: the first pair's A)")
     parser.add_argument("--self-deals", type=int, default=0, help="deals of that bot against itself, other seeds")
     parser.add_argument("--self-runs", type=int, default=0, help="sequential self-comparisons, 30 deals at most")
+    parser.add_argument(
+        "--self-seed",
+        type=int,
+        default=3 * FIRST_SEED,
+        help="the first deal's seed of the self-comparisons (runs split over processes take seeds far apart)",
+    )
     args = parser.parse_args()
     if args.deals < 3 or args.orders < 1 or args.self_deals < 0 or args.self_runs < 0:
         parser.error("--deals must be 3 or more, --orders 1 or more, --self-deals and --self-runs 0 or more")
@@ -208,7 +214,7 @@ def main() -> int:
         if args.self_runs:
             stopping = Stopping(max_deals=30)
             better = 0
-            seed = 3 * FIRST_SEED
+            seed = args.self_seed
             for run in range(args.self_runs):
                 diffs_c: list[float] = []
                 decided = None
