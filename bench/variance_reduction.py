@@ -149,7 +149,8 @@ def main() -> int:
     print()
     header = "| pair | deals | plain mean ± 95% | corrected mean ± 95% | var plain | var corrected | ratio |"
     header += f" ratio, {cv.PIZZA_LOOKAHEAD.name} |"
-    header += " median deals plain | median deals corrected | same verdict | corrections ms/game | game ms/game |"
+    header += " median deals plain | median deals corrected |"
+    header += f" median deals, {cv.PIZZA_LOOKAHEAD.name} | same verdict | corrections ms/game | game ms/game |"
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
     rng = random.Random(1)
@@ -163,7 +164,7 @@ def main() -> int:
         print(file=sys.stderr)
         plain = [d.plain for d in deals]
         corrected = [d.corrected for d in deals]
-        series = {"plain": plain, "corrected": corrected}
+        series = {"plain": plain, "corrected": corrected, "previous": [d.previous for d in deals]}
         if args.chance:
             series["with chance"] = [d.with_chance or 0.0 for d in deals]
         seq = sequential(series, args.orders, rng)
@@ -177,14 +178,15 @@ def main() -> int:
         games = clock["games"]
         print(
             f"| {a_name} vs {b_name} | {args.deals} | {pm:.2f} ± {pw:.2f} | {cm:.2f} ± {cw:.2f} | {vp:.1f} | {vc:.1f} "
-            f"| {ratio} | {ratio_previous} | {seq['plain'][0]:g} | {seq['corrected'][0]:g} | {same:.0%} "
+            f"| {ratio} | {ratio_previous} | {seq['plain'][0]:g} | {seq['corrected'][0]:g} "
+            f"| {seq['previous'][0]:g} | {same:.0%} "
             f"| {clock['correct'] / games * 1000:.1f} | {clock['play'] / games * 1000:.1f} |"
         )
         if args.chance:
             vx = statistics.variance(series["with chance"])
             print(
                 f"|   with chance corrections | | | | | {vx:.1f} | {vp / vx if vx else 0:.2f} | | "
-                f"| {seq['with chance'][0]:g} | "
+                f"| {seq['with chance'][0]:g} | | "
                 f"| {clock['chance'] / games * 1000:.1f} | |"
             )
     if args.self_deals or args.self_runs:
