@@ -6,6 +6,9 @@ import pytest
 
 from arena.models import Match
 from games.part_du_chef import control_variates as cv
+from games.part_du_chef.bots import get_bot
+from games.part_du_chef.placing import RECORD_FIELD, record_verdict
+from games.part_du_chef.play import play_state
 from games.part_du_chef.record import replay
 from results.tasks import play_match
 from tournaments import luck
@@ -88,3 +91,17 @@ def test_a_tournament_without_duplicate_deals_has_no_corrected_scores(client_for
     assert not TournamentGame.objects.filter(tournament_id=tid, corrected__isnull=False).exists()
     rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
     assert [(row["corrected_score"], row["baseline"]) for row in rows] == [(None, None), (None, None)]
+
+
+def test_a_game_with_la_marianne_and_a_stand_in_is_corrected_from_its_record_as_the_comparisons_correct_it():
+    names = ["random", "greedy", "random"]
+    state = play_state([get_bot(name, 70 + seat) for seat, name in enumerate(names)], 31, marianne=True)
+    stand_in = [actor == 2 and index > len(state.history) // 2 for index, (actor, _, _) in enumerate(state.history)]
+    record = state.to_record(names, {RECORD_FIELD: record_verdict([0, 0, 0], [False] * 3, stand_in, len(stand_in))})
+    scores = luck.corrected_scores(record, names)
+    for seat in range(3):
+        again = cv.correct(31, 3, names, state.history, seat, marianne=True, stand_in=stand_in)
+        assert scores[seat] == pytest.approx(again.corrected)
+    assert scores != [float(score.total) for score in state.scores()]
+    # The unknown policies' seats alone: nothing to correct, no replay of the corrections.
+    assert luck.corrected_scores(record, ["", "greedy", ""]) == [float(score.total) for score in state.scores()]
