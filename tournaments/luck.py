@@ -4,7 +4,7 @@ The correction is the comparisons' (games.part_du_chef.control_variates): the de
 whose policy is known (the built-in `random` engine) are set against their expectation under that
 policy, valued by the frozen baseline, so the corrected score keeps the score's expectation. Entries
 of unknown policy (uploaded and hosted bots, greedy and the search bots) are never corrected: a game
-without a known-policy seat keeps its scores as they are, without a replay. A seat the stand-in
+without a known-policy seat keeps its totals as they are. A seat the stand-in
 played after a forfeit is not corrected from that decision on.
 
 Corrections are written by the tournament's advance task (`correct_finished`), a bounded batch at a
@@ -14,6 +14,7 @@ every table of its deal is over (tournaments/secrecy.py).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from arena.models import Match
@@ -22,6 +23,8 @@ from games.part_du_chef.placing import RECORD_FIELD, STAND_IN
 from games.part_du_chef.record import replay
 from tournaments.models import Tournament, TournamentEntry, TournamentGame
 from tournaments.secrecy import deal_hold_backs
+
+log = logging.getLogger(__name__)
 
 # Games corrected per advance: a batch costs about a tenth of a second a game and seat.
 BATCH = 20
@@ -81,10 +84,18 @@ def correct_finished(tournament: Tournament, batch: int = BATCH) -> int:
     held_back = deal_hold_backs([game.match_id for game in games])
     done = 0
     for game in games:
-        record = game.match.record
-        if game.match_id in held_back or not isinstance(record, dict):
+        if game.match_id in held_back:
             continue
-        scores = corrected_scores(record, policy_names(entries, list(game.entries)))
+        record = game.match.record
+        try:
+            if not isinstance(record, dict):
+                raise ValueError("no record")
+            scores = corrected_scores(record, policy_names(entries, list(game.entries)))
+        except ValueError as exc:
+            # Nothing to correct from: an empty list, so that the game leaves the batch and its
+            # entries show no corrected score (the standings' rule for a game without one).
+            log.warning("tournament %s game %s: no corrected scores: %s", tournament.pk, game.pk, exc)
+            scores = []
         done += TournamentGame.objects.filter(pk=game.pk, corrected__isnull=True).update(
             corrected=scores, baseline=BASELINE.name
         )

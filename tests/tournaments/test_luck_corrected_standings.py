@@ -105,3 +105,19 @@ def test_a_game_with_la_marianne_and_a_stand_in_is_corrected_from_its_record_as_
     assert scores != [float(score.total) for score in state.scores()]
     # The unknown policies' seats alone: nothing to correct, no replay of the corrections.
     assert luck.corrected_scores(record, ["", "greedy", ""]) == [float(score.total) for score in state.scores()]
+
+
+@pytest.mark.django_db
+def test_a_finished_game_whose_record_cannot_be_read_leaves_the_batch_and_its_entries_show_no_corrected_score(
+    client_for, make_bots
+):
+    boss = client_for("boss")
+    tid = _tournament(boss, make_bots(2, engine="random", prefix="lost"), table_size=2)
+    games = list(TournamentGame.objects.filter(tournament_id=tid).order_by("rotation"))
+    play_match.run(games[0].match_id)
+    Match.objects.filter(pk=games[0].match_id).update(record=None)
+    assert luck.correct_finished(games[0].tournament) == 2
+    unread, read = (TournamentGame.objects.get(pk=game.pk) for game in games)
+    assert unread.corrected == [] and len(read.corrected) == 2
+    rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert [row["corrected_score"] for row in rows] == [None, None]
