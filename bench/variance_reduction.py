@@ -164,14 +164,15 @@ def main() -> int:
         print(file=sys.stderr)
         plain = [d.plain for d in deals]
         corrected = [d.corrected for d in deals]
-        series = {"plain": plain, "corrected": corrected, "previous": [d.previous for d in deals]}
+        previous = [d.previous for d in deals]
+        series = {"plain": plain, "corrected": corrected, "previous": previous}
         if args.chance:
             series["with chance"] = [d.with_chance or 0.0 for d in deals]
         seq = sequential(series, args.orders, rng)
         same = sum(x == y for x, y in zip(seq["plain"][1], seq["corrected"][1], strict=True)) / args.orders
         vp, vc = statistics.variance(plain), statistics.variance(corrected)
         ratio = f"{vp / vc:.2f}" if vc > 0 else "-"
-        ve = statistics.variance([d.previous for d in deals])
+        ve = statistics.variance(previous)
         ratio_previous = f"{vp / ve:.2f}" if ve > 0 else "-"
         pm, pw = mean_ci(plain)
         cm, cw = mean_ci(corrected)

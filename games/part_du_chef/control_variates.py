@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from .actions import Action, Cut
@@ -101,7 +101,7 @@ BASELINE: Final = Baseline(
     "game-rollout/1", _ROLLOUT_RAMP, tuple(0.5 * w for w in _ROLLOUT_RAMP), rollouts=4, cuts=True
 )
 # The same with the chance terms weighed in at full weight: what the benchmark measures them by.
-WITH_CHANCE: Final = Baseline("game-rollout/1+chance", BASELINE.own, BASELINE.others, 1.0, BASELINE.rollouts, True)
+WITH_CHANCE: Final = replace(BASELINE, name=f"{BASELINE.name}+chance", chance=1.0)
 
 
 @dataclass(frozen=True)
