@@ -35,7 +35,7 @@ BENCHMARKS = {
     ),
     "arena newcomer": (["arena_newcomer.py", "--sizes", "2", "--runs", "1"], "| ratio |"),
     "arena placement": (
-        ["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2,4"],
+        ["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2,4", "--replay-check"],
         "| ratio |",
     ),
     "bot round trip": (["bot_roundtrip.py", "--moves", "40", "--starts", "2"], "sandbox start-up"),

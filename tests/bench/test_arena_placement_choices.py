@@ -1,0 +1,30 @@
+"""The placement benchmark's newcomers are rungs of the house ladder, its checkpoints ascending game counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.arena_placement import default_engines, parse_checkpoints
+
+
+@pytest.mark.parametrize(
+    ("ladder", "engines"),
+    [
+        (["random", "greedy", "search-fast", "search"], ["random", "greedy", "search-fast"]),
+        (
+            ["random", "noisy-greedy-75", "noisy-greedy-50", "noisy-greedy-30", "noisy-greedy-20", "greedy", "search"],
+            ["random", "noisy-greedy-30", "greedy", "search-fast"],
+        ),
+        # No noisy-greedy-30 rung: the nearest share stands in, the one with fewer random moves on a tie.
+        (["random", "noisy-greedy-50", "noisy-greedy-35", "noisy-greedy-25", "greedy"], ["random", "noisy-greedy-25"]),
+    ],
+)
+def test_the_default_newcomers_are_random_a_middle_noisy_rung_greedy_and_search_fast(
+    ladder: list[str], engines: list[str]
+) -> None:
+    assert default_engines(ladder)[: len(engines)] == engines
+
+
+@pytest.mark.parametrize(("text", "parsed"), [("5,10,30", (5, 10, 30)), ("2", (2,)), ("10,5", None), ("0,4", None)])
+def test_checkpoints_are_positive_ascending_game_counts(text: str, parsed: tuple[int, ...] | None) -> None:
+    assert parse_checkpoints(text) == parsed
