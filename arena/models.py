@@ -11,7 +11,7 @@ from django.db.models.functions import Lower
 
 from arena.packed import PackedJSONField
 from common.skeleton import skeleton
-from games.part_du_chef.bots import BOT_NAMES
+from games.part_du_chef.bots import is_bot_name
 
 
 class Player(models.Model):
@@ -32,7 +32,7 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="players",
     )
-    # Name of the built-in bot engine playing this player ("random", "greedy", "search");
+    # Name of the built-in bot engine playing this player ("random", "greedy", "noisy-greedy-25", "search"...);
     # empty for humans and for submitted bots, which get their code from bot versions.
     builtin = models.CharField(max_length=32, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -64,8 +64,9 @@ class Player(models.Model):
 
     @property
     def is_builtin(self) -> bool:
-        """A built-in engine: it plays its decisions in the worker's own process."""
-        return self.kind == self.Kind.BOT and self.builtin in BOT_NAMES
+        """A built-in engine: it plays its decisions in the worker's own process. Any engine the game's
+        package can build counts (the house ladder's noisy greedy rungs as well as BOT_NAMES)."""
+        return self.kind == self.Kind.BOT and is_bot_name(self.builtin)
 
     @property
     def is_house_bot(self) -> bool:

@@ -3,9 +3,9 @@
 One supplier for both pools. A bot or a person that has waited without a full table
 (ARENA_HOUSE_AFTER_SECONDS_BOTS, ARENA_HOUSE_AFTER_SECONDS_PEOPLE) is seated with the others waiting
 that may sit with it and house bots for the remaining seats: players of the built-in engines in
-ARENA_HOUSE_LADDER (random, greedy, search-fast, search) with no owner. The house bots the anchor
-has met least come first, then the nearest in rating, so a newcomer meets the whole ladder in its
-first games (its placement) before it meets any rung again.
+ARENA_HOUSE_LADDER (random, noisy-greedy-65, -45, -25, -15, greedy, search-fast, search: the noisy
+rungs are greedy with that share of random moves, so that neighbouring rungs are about 100 to 150 Elo
+apart) with no owner. The house bots the anchor has met least come first, then the nearest in rating.
 
 House bots have no arena entry and are shared: one house bot may sit at several tables at once.
 That breaks no rule: its decisions are played per seat in each match, and each result rates it in
@@ -28,7 +28,7 @@ from django.conf import settings
 
 from arena.models import Player
 from common.renamed_settings import deprecation, old_names
-from games.part_du_chef.bots import BOT_NAMES
+from games.part_du_chef.bots import is_bot_name
 from matchmaking.pairing import Meetings, Waiting, pair
 from ratings.elo import INITIAL_RATING
 from ratings.models import Rating
@@ -50,12 +50,20 @@ def setting(name: str) -> Any:
 
 
 def ladder() -> list[str]:
-    return [name for name in setting("ARENA_HOUSE_LADDER") if name in BOT_NAMES]
+    return [name for name in setting("ARENA_HOUSE_LADDER") if is_bot_name(name)]
 
 
 def patience(people: bool) -> float:
     """Seconds a member of the pool waits without a full table before house bots fill the seats."""
     return float(setting("ARENA_HOUSE_AFTER_SECONDS_PEOPLE" if people else "ARENA_HOUSE_AFTER_SECONDS_BOTS"))
+
+
+def ladder_players() -> list[Player]:
+    """The ladder's own players (no copies), weakest first as the ladder lists them: what the lobby shows."""
+    engines = ladder()
+    own = Player.objects.filter(kind=Player.Kind.BOT, owner=None, name__in=engines)
+    players = {player.name: player for player in own if player.builtin == player.name}
+    return [players[name] for name in engines if name in players]
 
 
 def house_players(count: int) -> list[Player]:

@@ -27,6 +27,7 @@ from games.part_du_chef import KIND_NAMES, IllegalAction, InvalidAction, State
 from games.part_du_chef.state import portions_of
 from games.registry import GameSpec, UnknownGame, all_games, get_game
 from matchmaking import people as people_queue
+from matchmaking.house import ladder_players
 from matchmaking.house import patience as house_patience
 from play import clocks, engine, tables
 from play.events import playing_key
@@ -417,7 +418,7 @@ def _lobby_page(
             "sizes": [2, 3, 4, 5],
             "invitations": told["invitations"],
             "declined": told["declined"],
-            "bots": Player.objects.filter(kind=Player.Kind.BOT, owner=None).exclude(builtin="").order_by("id")[:10],
+            "bots": ladder_players(),
             "house_bots_after": house_patience(people=True),
             "form": form or {"guests": "", "marianne": False, "clock": clocks.DEFAULT, "error": ""},
             "clocks": [{"key": c.key, "label": notices.clock_label(c.seconds, c.bank)} for c in clocks.CLOCKS],

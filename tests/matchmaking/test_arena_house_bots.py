@@ -8,15 +8,25 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from arena.builtin import BUILTIN_BOTS
 from arena.models import Match, Player
-from games.part_du_chef.bots import BOT_NAMES, get_bot
+from games.part_du_chef.bots import BOT_NAMES, get_bot, noisy_share
 from matchmaking import matchmaker
 from matchmaking.entries import enter_arena
 from ratings.models import Rating
 from results.batches import run_match
 
 GAME = "part-du-chef"
-LADDER = ("random", "greedy", "search-fast", "search")
+LADDER = (
+    "random",
+    "noisy-greedy-65",
+    "noisy-greedy-45",
+    "noisy-greedy-25",
+    "noisy-greedy-15",
+    "greedy",
+    "search-fast",
+    "search",
+)
 
 
 @pytest.fixture
@@ -39,6 +49,18 @@ def test_search_fast_is_a_built_in_engine_with_a_player_of_its_own(db: None) -> 
     assert "search-fast" in BOT_NAMES and get_bot("search-fast", 1).name == "search-fast"
     bot = Player.objects.get(name="search-fast")
     assert (bot.kind, bot.builtin, bot.owner) == ("bot", "search-fast", None)
+
+
+def test_the_default_ladder_is_every_built_in_bot_from_the_weakest_up(settings) -> None:
+    assert tuple(settings.ARENA_HOUSE_LADDER) == LADDER == BUILTIN_BOTS
+
+
+@pytest.mark.parametrize("name", [name for name in LADDER if noisy_share(name) is not None])
+def test_a_noisy_greedy_rung_is_a_house_bot_played_by_its_engine(db: None, name: str) -> None:
+    bot = Player.objects.get(name=name)
+    assert (bot.kind, bot.builtin, bot.owner) == ("bot", name, None)
+    assert bot.is_builtin and bot.is_house_bot and not bot.is_submitted_bot
+    assert get_bot(bot.builtin, 1).name == name
 
 
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
@@ -74,8 +96,9 @@ def test_three_bots_of_one_owner_each_get_a_table_of_their_own_with_house_bots(o
         assert len(players) == 4
 
 
-def test_a_newcomer_meets_every_rung_of_the_ladder_before_meeting_one_again(owner, settings) -> None:
+def test_a_placed_bot_meets_every_rung_of_the_ladder_before_meeting_one_again(owner, settings) -> None:
     settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 0
+    settings.ARENA_BOT_PLACEMENT_GAMES = 0
     (mine,) = owned_bots(owner, 1)
     enter_arena(player_id=mine.id, game=GAME, table_size=2, entered_by=owner)
     met = []

@@ -13,6 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+from arena.builtin import BUILTIN_BOTS
 from arena.models import Match, MatchSeat, Player
 from tests.submitted_bots import (  # noqa: F401  (fixtures)
     STARTER_KITS,
@@ -28,7 +29,7 @@ from tests.support import ROOT, Workers, wait_until
 # Submitted bots here run with the sandbox's short test limits, as in tests/submissions/.
 pytestmark = pytest.mark.usefixtures("bot_settings")
 
-LADDER = {"random", "greedy", "search-fast", "search"}
+LADDER = set(BUILTIN_BOTS)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from arena.models import ArenaEntry, Match
+from arena.models import ArenaEntry, Match, Player
 from arena.people import person_of
 from games.part_du_chef import DECK, replay
 from play.engine import create_live_match, load_state
@@ -109,6 +109,14 @@ def test_the_panel_and_state_follow_the_game_and_a_spectator_gets_no_form(seated
     spectator = Client().get(f"/play/{match.id}/").content.decode()
     assert 'id="play-form"' not in spectator and "Leave the game" not in spectator
     assert Client().post(f"/play/{match.id}/", {"turn": 1, "phase": "take", "portion": "0"}).status_code == 302
+
+
+def test_the_lobby_names_the_whole_house_ladder_weakest_first_without_its_copies(db: None, settings) -> None:
+    Player.objects.create(name="random-2", kind=Player.Kind.BOT, builtin="random")  # an older copy, listed first by id
+    client = Client()
+    client.force_login(User.objects.create_user("dan", password="a-long-passphrase"))
+    lobby = client.get("/play/").content.decode()
+    assert "House bots: " + ", ".join(settings.ARENA_HOUSE_LADDER) + "</p>" in lobby
 
 
 def test_leaving_from_the_page_forfeits(seated: Any) -> None:

@@ -9,7 +9,7 @@ from arena.models import Player
 
 
 class Command(BaseCommand):
-    help = "Create the built-in bot players (random, greedy, search) if they are missing."
+    help = "Create the built-in bot players (arena.builtin.BUILTIN_BOTS, the house ladder) if they are missing."
 
     def handle(self, *args: Any, **options: Any) -> None:
         players = ensure_builtin_bots(Player)
