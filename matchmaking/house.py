@@ -13,8 +13,11 @@ commit order (the ratings lock its rating row), like any other player. A bot tha
 house bot (a built-in engine without an owner) waits for real opponents.
 
 Placement: a bot still placing (fewer than ARENA_BOT_PLACEMENT_GAMES rated games, or a new version
-still provisional) is seated with house bots alone, at once, without waiting: the least met rung
-first, so its first games go round the whole ladder and its rating lands near its level.
+still provisional) is seated with house bots alone, at once, without waiting, chosen by bracket:
+the rungs rated nearest R - D and R + D (R its rating, D its current deviation), then those nearest
+R. Its first games thus face a rung on either side of where it may lie; as its deviation shrinks
+the two rungs move inward, towards the opponents that tell most about it. Ties go to the rung it
+has met least, then the lower id, so the choice is deterministic.
 """
 
 from __future__ import annotations
@@ -35,6 +38,12 @@ from ratings.models import Rating
 
 log = logging.getLogger(__name__)
 _warned: set[str] = set()
+
+# A placing bot meets the rungs nearest its rating plus and minus this many deviations. One, not the
+# 95% interval's 1.96: a game against an opponent 1.96 D away is won or lost almost surely wherever
+# in its interval the bot truly lies, so it tells little (an Elo game tells most near even odds);
+# one deviation still brackets the bot and closes in as fast as the deviation does.
+BRACKET_DEVIATIONS = 1.0
 
 
 def setting(name: str) -> Any:
@@ -116,15 +125,45 @@ class HouseBots:
     def ids(self) -> list[int]:
         return [bot.id for bot in self.players]
 
-    def choose(self, anchor: Waiting, members: Sequence[Waiting], meetings: Meetings, count: int) -> list[Player]:
-        """`count` house bots for the anchor's table: least met by the anchor, then nearest in rating."""
+    def choose(
+        self,
+        anchor: Waiting,
+        members: Sequence[Waiting],
+        meetings: Meetings,
+        count: int,
+        deviation: float | None = None,
+    ) -> list[Player]:
+        """`count` house bots for the anchor's table. A bot still placing, whose current `deviation` is
+        given, meets the rungs nearest its rating minus and plus BRACKET_DEVIATIONS deviations, then
+        the nearest to its rating; any other anchor the rungs it has met least, then the nearest in
+        rating. Ties go to the rung met least, then the lower id."""
         seated = {member.entry.player_id for member in members}
         free = [bot for bot in self.players if bot.id not in seated]
-        free.sort(
-            key=lambda bot: (
-                meetings.get(pair(anchor.entry.player_id, bot.id), 0),
-                abs(self.ratings.get(bot.id, INITIAL_RATING) - anchor.rating),
-                bot.id,
-            )
-        )
-        return free[:count]
+
+        def met(bot: Player) -> int:
+            return meetings.get(pair(anchor.entry.player_id, bot.id), 0)
+
+        def apart(bot: Player, target: float) -> float:
+            return abs(self.ratings.get(bot.id, INITIAL_RATING) - target)
+
+        if deviation is None:
+            free.sort(key=lambda bot: (met(bot), apart(bot, anchor.rating), bot.id))
+            return free[:count]
+
+        def nearest(target: float) -> Player:
+            return min(free, key=lambda bot: (apart(bot, target), met(bot), bot.id))
+
+        spread = BRACKET_DEVIATIONS * deviation
+        ends = [anchor.rating - spread, anchor.rating + spread]
+        if free:
+            # A table with one house seat takes the end whose rung the anchor has met less (the lower
+            # end on a tie), so that a bot placed at tables of two meets both sides in turn.
+            ends.sort(key=lambda end: (met(nearest(end)), end))
+        chosen: list[Player] = []
+        for target in [*ends, *[anchor.rating] * max(0, count - len(ends))][:count]:
+            if not free:
+                break
+            bot = nearest(target)
+            chosen.append(bot)
+            free.remove(bot)
+        return chosen

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 
@@ -31,12 +31,22 @@ from matchmaking.house import HouseBots, is_placing, patience
 from matchmaking.meetings import count_meetings
 from matchmaking.pairing import Meetings, Waiting, owner_of, pick_tables, shares_an_owner
 from play import engine
-from ratings.elo import INITIAL_RATING
-from ratings.models import Rating
+from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING
+from ratings.models import Rating, current_deviation
 
 PLAYING = (Match.Status.QUEUED, Match.Status.RUNNING)
 # How many later moments an explanation tries when looking for the first one that seats the entry.
 LATER_MOMENTS = 12
+
+
+class Stats(NamedTuple):
+    """What the decision reads of one player's rating row (a player without one is new)."""
+
+    rating: float = INITIAL_RATING
+    games: int = 0
+    provisional_left: int = 0
+    deviation: float = INITIAL_DEVIATION
+    rated_at: datetime | None = None
 
 
 class Branch(StrEnum):
@@ -72,24 +82,28 @@ class Pool:
         return [cls(game, size, True, people), cls(game, size, False, bots)]
 
     @cached_property
-    def stats(self) -> dict[int, tuple[float, int, int]]:
-        """Per player: rating, rated games, provisional games left."""
+    def stats(self) -> dict[int, Stats]:
+        """Per player: rating, rated games, provisional games left, deviation and last rated game."""
         rows = Rating.objects.filter(game=self.game, player_id__in=[entry.player_id for entry in self.entries])
         return {
-            player_id: (rating, games, provisional_left)
-            for player_id, rating, games, provisional_left in rows.values_list(
-                "player_id", "rating", "games", "provisional_left"
-            )
+            row[0]: Stats(*row[1:])
+            for row in rows.values_list("player_id", "rating", "games", "provisional_left", "deviation", "rated_at")
         }
 
-    def stats_of(self, player_id: int) -> tuple[float, int, int]:
-        return self.stats.get(player_id, (INITIAL_RATING, 0, 0))
+    def stats_of(self, player_id: int) -> Stats:
+        return self.stats.get(player_id, Stats())
+
+    def placement_deviation(self, waiting: Waiting, now: datetime) -> float:
+        """The deviation the placing bot's house rungs are chosen by: grown with its idle days, as the
+        ratings will rate its next game (ratings.models.current_deviation)."""
+        stats = self.stats_of(waiting.entry.player_id)
+        return current_deviation(stats.deviation, stats.rated_at, now)
 
     @cached_property
     def waiting(self) -> list[Waiting]:
         """The active entries not at a table now."""
         return [
-            Waiting.of(entry, self.stats_of(entry.player_id)[0])
+            Waiting.of(entry, self.stats_of(entry.player_id).rating)
             for entry in self.entries
             if entry.active and not playing(entry)
         ]
@@ -113,11 +127,12 @@ class Pool:
         """Entry ids of the bots still placing: they play the ladder alone, if there is one."""
         if not self.house:
             return set()
-        return {
-            waiting.entry.id
-            for waiting in self.waiting
-            if is_placing(waiting, *self.stats_of(waiting.entry.player_id)[1:])
-        }
+        placing = set()
+        for waiting in self.waiting:
+            stats = self.stats_of(waiting.entry.player_id)
+            if is_placing(waiting, stats.games, stats.provisional_left):
+                placing.add(waiting.entry.id)
+        return placing
 
     def decide(self, now: datetime) -> list[Table]:
         """The tables the matchmaker forms at `now`: full tables first, then house bots where due."""
@@ -153,7 +168,8 @@ class Pool:
                     continue
                 if abs(other.rating - anchor.rating) <= max(window, other.window(now)):
                     members.append(other)
-            house = self.house.choose(anchor, members, self.meetings, self.size - len(members))
+            deviation = self.placement_deviation(anchor, now) if placement else None
+            house = self.house.choose(anchor, members, self.meetings, self.size - len(members), deviation)
             if len(house) < self.size - len(members):
                 continue  # no ladder configured: they wait for real opponents
             tables.append(Table(members, house, Branch.PLACEMENT if placement else Branch.HOUSE))
@@ -192,8 +208,8 @@ class Pool:
     def explain(self, entry: ArenaEntry, now: datetime) -> dict[str, Any]:
         """`state` (playing, placing, waiting, left), `reason`, `expected_seconds` (or None), `match`,
         `waiting_seconds`: the branch the decision takes for this entry."""
-        rating, games, _ = self.stats_of(entry.player_id)
-        waiting = Waiting.of(entry, rating)
+        stats = self.stats_of(entry.player_id)
+        waiting = Waiting.of(entry, stats.rating)
         waited = max(0.0, (now - waiting.since).total_seconds())
         tick = float(settings.ARENA_MATCHMAKING_SECONDS)
         answer: dict[str, Any] = {"match": None, "expected_seconds": None}
@@ -212,7 +228,7 @@ class Pool:
         else:
             table = self._table_at(entry.id, now)
             if table is not None:
-                answer.update(expected_seconds=round(tick, 1), reason=self._seated_reason(table, games, waited))
+                answer.update(expected_seconds=round(tick, 1), reason=self._seated_reason(table, stats.games, waited))
                 answer["state"] = "placing" if table.branch == Branch.PLACEMENT else "waiting"
             else:
                 later = self._first_seating(waiting, now)

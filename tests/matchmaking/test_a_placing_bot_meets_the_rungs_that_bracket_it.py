@@ -1,0 +1,109 @@
+"""Placement by bracket: a bot still placing meets the house rungs rated nearest R - D and R + D (its
+rating R, its current deviation D), moving inward as D shrinks; a placed bot meets the least met first."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from arena.models import Match, MatchSeat, Player
+from matchmaking import matchmaker
+from matchmaking.entries import enter_arena
+from ratings.models import Rating
+
+GAME = "part-du-chef"
+# The ladder's rungs are rated 1000, 1100, ... in ladder order, so every distance below is exact.
+LOWEST, STEP = 1000.0, 100.0
+
+
+@pytest.fixture
+def rungs(db: None, settings) -> list[Player]:
+    """The default house ladder's players, settled at LOWEST + STEP * i by ladder order."""
+    players = [Player.objects.get(name=name, owner=None) for name in settings.ARENA_HOUSE_LADDER]
+    assert len(players) >= 8, "the default ladder has a rung every 100 to 150 Elo from random up"
+    for i, player in enumerate(players):
+        Rating.objects.create(player=player, game=GAME, kind="bot", rating=LOWEST + STEP * i, games=500, deviation=30.0)
+    return players
+
+
+def newcomer(size: int, rating: float, deviation: float, games: int = 0, **more: object) -> Player:
+    owner = User.objects.create_user(f"owner-{User.objects.count()}")
+    player = Player.objects.create(name=f"newcomer-{owner.id}", kind=Player.Kind.BOT, builtin="random", owner=owner)
+    Rating.objects.create(player=player, game=GAME, kind="bot", rating=rating, deviation=deviation, games=games, **more)
+    enter_arena(player_id=player.id, game=GAME, table_size=size, entered_by=owner)
+    return player
+
+
+def play_one_table(player: Player, now: datetime) -> list[Player]:
+    """The house bots the next tick seats with `player`; its match is then marked finished (unrated:
+    the ratings stay as each test set them) so that the player waits again."""
+    (match_id,) = matchmaker.tick(now)
+    house = [
+        seat.player
+        for seat in MatchSeat.objects.filter(match_id=match_id).select_related("player").order_by("player_id")
+        if seat.player_id != player.id
+    ]
+    Match.objects.filter(pk=match_id).update(status=Match.Status.FINISHED, finished_at=now)
+    return house
+
+
+def test_a_placing_bot_is_seated_with_the_rungs_nearest_its_rating_minus_and_plus_its_deviation(rungs) -> None:
+    # R = 1350, D = 250: R - D = 1100 (the second rung), R + D = 1600 (the seventh).
+    player = newcomer(3, rating=1350.0, deviation=250.0)
+    house = play_one_table(player, timezone.now())
+    assert {bot.id for bot in house} == {rungs[1].id, rungs[6].id}
+
+
+def test_as_its_deviation_shrinks_the_rungs_it_meets_move_inward(rungs) -> None:
+    player = newcomer(3, rating=1350.0, deviation=350.0)
+    now = timezone.now()
+    met = []
+    for games, deviation in enumerate([350.0, 250.0, 150.0, 50.0]):
+        Rating.objects.filter(player=player, game=GAME).update(deviation=deviation, games=games)
+        now += timedelta(seconds=1)
+        met.append({bot.id for bot in play_one_table(player, now)})
+    assert met == [{rungs[i].id, rungs[7 - i].id} for i in range(4)]
+
+
+def test_a_third_house_seat_goes_to_the_rung_nearest_the_rating_itself(rungs) -> None:
+    # R = 1360, D = 250: the ends 1110 and 1610 take the second and seventh rungs; 1360 is nearest 1400.
+    player = newcomer(4, rating=1360.0, deviation=250.0)
+    house = play_one_table(player, timezone.now())
+    assert {bot.id for bot in house} == {rungs[1].id, rungs[6].id, rungs[4].id}
+
+
+def test_at_tables_of_two_a_placing_bot_meets_the_lower_and_the_upper_rung_in_turn(rungs) -> None:
+    player = newcomer(2, rating=1350.0, deviation=250.0)
+    now = timezone.now()
+    met = []
+    for _ in range(4):
+        now += timedelta(seconds=1)
+        (bot,) = play_one_table(player, now)
+        met.append(bot.id)
+    assert met == [rungs[1].id, rungs[6].id, rungs[1].id, rungs[6].id]
+
+
+def test_the_deviation_that_brackets_a_returning_bot_is_grown_by_its_idle_days(rungs) -> None:
+    # A new version (provisional) of a bot settled at D = 30, idle 216 days: sqrt(30² + 10² x 216) = 150,
+    # so the rungs are those nearest 1200 and 1500, not those nearest 1320 and 1380.
+    now = timezone.now()
+    rated_at = now - timedelta(days=216, hours=1)
+    player = newcomer(3, rating=1350.0, deviation=30.0, games=40, provisional_left=5, rated_at=rated_at)
+    house = play_one_table(player, now)
+    assert {bot.id for bot in house} == {rungs[2].id, rungs[5].id}
+
+
+def test_a_placed_bot_meets_the_rungs_it_has_met_least_first_then_the_nearest(rungs, settings) -> None:
+    settings.ARENA_HOUSE_AFTER_SECONDS_BOTS = 0
+    # Placed long ago, R = 1310: the fourth rung (1300) first, then the unmet nearest, 1400 and 1200.
+    player = newcomer(2, rating=1310.0, deviation=30.0, games=40)
+    now = timezone.now()
+    met = []
+    for _ in range(3):
+        now += timedelta(seconds=1)
+        (bot,) = play_one_table(player, now)
+        met.append(bot.id)
+    assert met == [rungs[3].id, rungs[4].id, rungs[2].id]
