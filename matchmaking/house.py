@@ -143,8 +143,11 @@ class HouseBots:
         def met(bot: Player) -> int:
             return meetings.get(pair(anchor.entry.player_id, bot.id), 0)
 
+        def rating(bot: Player) -> float:
+            return self.ratings.get(bot.id, INITIAL_RATING)
+
         def apart(bot: Player, target: float) -> float:
-            return abs(self.ratings.get(bot.id, INITIAL_RATING) - target)
+            return abs(rating(bot) - target)
 
         if deviation is None:
             free.sort(key=lambda bot: (met(bot), apart(bot, anchor.rating), bot.id))
@@ -154,11 +157,14 @@ class HouseBots:
             return min(free, key=lambda bot: (apart(bot, target), met(bot), bot.id))
 
         spread = BRACKET_DEVIATIONS * deviation
+        below = sum(met(bot) for bot in self.players if rating(bot) < anchor.rating)
+        above = sum(met(bot) for bot in self.players if rating(bot) >= anchor.rating)
+        # A table with one house seat takes the side the anchor has met less (the lower on a tie), so
+        # that a bot placed at tables of two meets rungs below and above it in turn; counting rungs
+        # one by one would instead walk up one side while each new end found a rung not met yet.
         ends = [anchor.rating - spread, anchor.rating + spread]
-        if free:
-            # A table with one house seat takes the end whose rung the anchor has met less (the lower
-            # end on a tie), so that a bot placed at tables of two meets both sides in turn.
-            ends.sort(key=lambda end: (met(nearest(end)), end))
+        if above < below:
+            ends.reverse()
         chosen: list[Player] = []
         for target in [*ends, *[anchor.rating] * max(0, count - len(ends))][:count]:
             if not free:

@@ -86,6 +86,17 @@ def test_at_tables_of_two_a_placing_bot_meets_the_lower_and_the_upper_rung_in_tu
     assert met == [rungs[1].id, rungs[6].id, rungs[1].id, rungs[6].id]
 
 
+def test_at_tables_of_two_the_side_it_has_met_less_comes_next_even_when_the_other_has_a_new_rung(rungs) -> None:
+    player = newcomer(2, rating=1350.0, deviation=250.0)
+    now = timezone.now()
+    (first,) = play_one_table(player, now)
+    assert first.id == rungs[1].id  # below it, at 1100
+    # It won and rose: R - D is now 1200, a rung it has not met, but it has met only rungs below it.
+    Rating.objects.filter(player=player, game=GAME).update(rating=1450.0, games=1)
+    (second,) = play_one_table(player, now + timedelta(seconds=1))
+    assert second.id == rungs[7].id  # above it, nearest 1700
+
+
 def test_the_deviation_that_brackets_a_returning_bot_is_grown_by_its_idle_days(rungs) -> None:
     # A new version (provisional) of a bot settled at D = 30, idle 216 days: sqrt(30² + 10² x 216) = 150,
     # so the rungs are those nearest 1200 and 1500, not those nearest 1320 and 1380.
