@@ -18,10 +18,18 @@ rating is R ± 1.96 D.
 
 A player that forfeited counts as below every player that did not, whatever the totals.
 
+Rule 2 (RULE, every game since ledger rows name their rule) also scores each pair by its margin of
+points: S_ij = (1 - m) O_ij + m Φ((x_i - x_j) / s_N), O_ij the order above, s_N the spread of the
+margin between two players of one level at a table of N (MARGIN_SCALE), m = MARGIN_SHARE. A close
+second place says more than "second"; a rout more than "first". Between forfeiters and
+non-forfeiters, the order alone. Rule 1 (S_ij = O_ij) replays the rows written before it.
+
 Two new players; the winner gains what the loser loses:
 
->>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0), (1500.0, 350.0)], [40, 25])]
+>>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0), (1500.0, 350.0)], [40, 25], rule=1)]
 [(1662.2, 290.2), (1337.8, 290.2)]
+>>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0), (1500.0, 350.0)], [40, 25])]
+[(1612.7, 290.2), (1387.3, 290.2)]
 """
 
 from __future__ import annotations
@@ -46,6 +54,15 @@ IDLE_GROWTH_PER_DAY = 10.0
 Z95 = 1.959964
 
 _Q = math.log(10.0) / 400.0
+
+# The rules a rated game may have been rated by (each ledger row names its own), and the rule of new games.
+RULES = (1, 2)
+RULE = 2
+# Rule 2: the share of each pair's score taken from its margin of points, and the spread of the margin
+# between two players of the same level at a table of N players (the standard deviation of x_i - x_j
+# over pairs of bots of one kind, measured on the arena's built-in bots: docs/ratings.md).
+MARGIN_SHARE = 0.5
+MARGIN_SCALE = {2: 29.4, 3: 20.1, 4: 17.7, 5: 17.0}
 
 
 def expected(rating: float, opponent: float) -> float:
@@ -135,6 +152,28 @@ def outcome(mine: tuple[bool, float], theirs: tuple[bool, float]) -> float:
     return 0.0
 
 
+def pair_score(
+    mine: tuple[bool, float], theirs: tuple[bool, float], players: int, rule: int = RULE, share: float = MARGIN_SHARE
+) -> float:
+    """S_ij by `rule`: the order alone (rule 1), or the order and the margin of points (rule 2), the
+    margin counting for `share` of it (MARGIN_SHARE; other shares are for comparing candidates).
+
+    >>> pair_score((False, 30), (False, 20), 3, rule=1), round(pair_score((False, 30), (False, 20), 3), 4)
+    (1.0, 0.8453)
+    >>> round(pair_score((False, 21), (False, 20), 3), 4), pair_score((False, 20), (False, 20), 3)
+    (0.7599, 0.5)
+    >>> pair_score((True, 60), (False, 10), 2), pair_score((False, 10), (True, 60), 2)
+    (0.0, 1.0)
+    """
+    order = outcome(mine, theirs)
+    if rule == 1 or mine[0] != theirs[0]:
+        return order
+    if rule != 2:
+        raise ValueError(f"unknown rating rule {rule}, the rules are {RULES}")
+    margin = (mine[1] - theirs[1]) / MARGIN_SCALE[players]
+    return (1.0 - share) * order + share * 0.5 * math.erfc(-margin / math.sqrt(2.0))
+
+
 def _keys(count: int, totals: Sequence[float], forfeited: Sequence[bool] | None) -> list[tuple[bool, float]]:
     if count < 2:
         raise ValueError(f"a rated game needs at least 2 players, got {count}")
@@ -150,33 +189,43 @@ def rate_game(
     players: Sequence[tuple[float, float]],
     totals: Sequence[float],
     forfeited: Sequence[bool] | None = None,
+    rule: int = RULE,
+    share: float = MARGIN_SHARE,
 ) -> list[tuple[float, float]]:
-    """Post-game (rating, deviation) of each player, all computed from the pre-game values.
+    """Post-game (rating, deviation) of each player, all computed from the pre-game values, by `rule`.
 
-    Three new players, distinct totals: the middle one keeps its rating, all gain certainty:
+    Three new players, distinct totals: the middle one keeps its rating, all gain certainty. By the
+    order alone (rule 1) the first gains what it would for any lead; with margins (rule 2) a lead of
+    10 points moves it less:
 
-    >>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0)] * 3, [30, 20, 10])]
+    >>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0)] * 3, [30, 20, 10], rule=1)]
     [(1695.9, 276.2), (1500.0, 276.2), (1304.1, 276.2)]
+    >>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0)] * 3, [30, 20, 10])]
+    [(1649.9, 276.2), (1500.0, 276.2), (1350.1, 276.2)]
 
     A newcomer beating a settled player moves far, the settled player a little:
 
-    >>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0), (1700.0, 30.0)], [30, 20])]
+    >>> [(round(r, 1), round(d, 1)) for r, d in rate_game([(1500.0, 350.0), (1700.0, 30.0)], [30, 20], rule=1)]
     [(1806.8, 265.6), (1697.6, 30.0)]
 
     Two settled players: a K of about 5:
 
-    >>> [(round(r, 2), round(d, 1)) for r, d in rate_game([(1500.0, 30.0), (1500.0, 30.0)], [9, 3])]
+    >>> [(round(r, 2), round(d, 1)) for r, d in rate_game([(1500.0, 30.0), (1500.0, 30.0)], [9, 3], rule=1)]
     [(1502.56, 30.0), (1497.44, 30.0)]
 
-    Nobody drops below 100, and a forfeiter ranks last even with the best total:
+    Nobody drops below 100, and a forfeiter ranks last even with the best total (the order alone):
 
     >>> [round(r, 1) for r, _ in rate_game([(105.0, 350.0), (300.0, 350.0)], [1, 9])]
-    [100.0, 408.4]
+    [100.0, 342.0]
     >>> [round(r, 1) for r, _ in rate_game([(1500.0, 350.0)] * 2, [60, 10], forfeited=[True, False])]
     [1337.8, 1662.2]
     """
     count = len(players)
     keys = _keys(count, totals, forfeited)
+    if rule not in RULES:
+        raise ValueError(f"unknown rating rule {rule}, the rules are {RULES}")
+    if rule == 2 and count not in MARGIN_SCALE:
+        raise ValueError(f"rule 2 rates games of 2 to 5 players, got {count}")
     weight = pair_weight(count)
     result = []
     for i, (rating, deviation) in enumerate(players):
@@ -189,7 +238,7 @@ def rate_game(
             power: float = 10.0 ** (-spread * (rating - other) / 400.0)
             chance = 1.0 / (1.0 + power)
             information += weight * spread * spread * chance * (1.0 - chance)
-            surprise += weight * spread * (outcome(keys[i], keys[j]) - chance)
+            surprise += weight * spread * (pair_score(keys[i], keys[j], count, rule, share) - chance)
         variance = 1.0 / (1.0 / (deviation * deviation) + _Q * _Q * information)
         moved = rating + _Q * variance * surprise
         result.append((max(RATING_FLOOR, moved), max(MIN_DEVIATION, math.sqrt(variance))))

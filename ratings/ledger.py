@@ -30,6 +30,8 @@ from ratings.elo import (
     INITIAL_RATING,
     NEW_VERSION_DEVIATION,
     PROVISIONAL_GAMES,
+    RULE,
+    RULES,
     fixed_k_ratings,
     idle,
     rate_game,
@@ -122,6 +124,7 @@ LEDGER_FIELDS = (
     "deviation_before",
     "deviation_after",
     "rated_at",
+    "rule",
     "created_at",
 )
 
@@ -146,7 +149,7 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[tuple[object, ..
         match = result.match
         seated = [rows[(match.game, player.id)] for player in result.players]
         before = [(row.rating, current_deviation(row.deviation, row.rated_at, now)) for row in seated]
-        after = rate_game(before, list(result.totals), list(result.forfeited))
+        after = rate_game(before, list(result.totals), list(result.forfeited), RULE)
         # A row that was never rated is not in the histogram yet.
         moves.setdefault(match.game, []).extend(
             (row.kind, row.rating if row.games else None, rating)
@@ -167,6 +170,7 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[tuple[object, ..
                     deviation,
                     deviation_after,
                     now,
+                    RULE,
                     now,
                 )
             )
@@ -297,10 +301,15 @@ def replay_ledger(game: str) -> dict[int, Replayed]:
         else:
             if any(change.deviation_before is None for change in changes):
                 raise LedgerMismatch(f"match {match_id}: some ledger rows have a deviation, some not")
+            rules = {change.rule for change in changes}
+            if len(rules) != 1 or not rules <= set(RULES):
+                raise LedgerMismatch(
+                    f"match {match_id}: ledger rows name the rules {sorted(rules)}, not one of {RULES}"
+                )
             played = [
                 (player.rating, _deviation_at(player, change)) for player, change in zip(current, changes, strict=True)
             ]
-            after = list(rate_game(played, totals, forfeits))
+            after = list(rate_game(played, totals, forfeits, rules.pop()))
             before = list(played)
         for seat, player, change, (rating, deviation), (rating_after, deviation_after) in zip(
             seats, current, changes, before, after, strict=True

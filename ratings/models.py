@@ -87,6 +87,8 @@ class RatingChange(models.Model):
     deviation_after = models.FloatField(null=True, blank=True)
     # When the game was rated: the idle time of the player's next game is counted from here.
     rated_at = models.DateTimeField(null=True, blank=True)
+    # The rule of ratings.elo the game was rated by (elo.RULES): a replay applies each match's own.
+    rule = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -104,6 +104,25 @@ def test_it_refuses_malformed_games() -> None:
         rate_game([NEW], [3])
     with pytest.raises(ValueError, match="one entry per player"):
         rate_game([NEW, NEW], [3])
+    with pytest.raises(ValueError, match="unknown rating rule 3"):
+        rate_game([NEW, NEW], [3, 2], rule=3)
+
+
+def test_a_margin_moves_ratings_in_proportion_and_never_against_the_order() -> None:
+    moves = [rate_game([NEW, NEW, NEW], [20 + lead, 20, 10])[0][0] - 1500.0 for lead in (0, 1, 10, 40, 200)]
+    assert moves[0] < moves[1] < moves[2] < moves[3] < moves[4]
+    # The order is half the score: a win by one point is worth more than a tie, and a rout at most what a
+    # win was worth by the order alone.
+    assert rate_game([NEW, NEW], [21, 20])[0][0] - 1500.0 > 0.5 * (
+        rate_game([NEW, NEW], [21, 20], rule=1)[0][0] - 1500.0
+    )
+    assert moves[4] == pytest.approx(rate_game([NEW, NEW, NEW], [220, 20, 10], rule=1)[0][0] - 1500.0)
+    # Equal totals are an even score whatever the rule; forfeits and totals of rule 1 ignore the margin.
+    assert [rating for rating, _ in rate_game([NEW, NEW], [30, 30])] == [1500.0, 1500.0]
+    assert rate_game([NEW, NEW], [90, 10], forfeited=[True, False]) == rate_game(
+        [NEW, NEW], [11, 10], forfeited=[True, False]
+    )
+    assert rate_game([NEW, NEW], [90, 10], rule=1) == rate_game([NEW, NEW], [11, 10], rule=1)
 
 
 def test_rows_written_before_deviations_replay_with_the_fixed_k_formula() -> None:
@@ -121,8 +140,8 @@ def test_the_worked_examples_of_the_documentation_hold() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "ratings.md").read_text()
     table = text.split("## Worked examples", 1)[1].split("\n\n", 2)[1]
     rows = [line.strip("|").split(" | ") for line in table.splitlines()[2:]]
-    assert len(rows) >= 8
-    for case, before, totals, after in rows:
+    assert {int(rule) for _, rule, *_ in rows} == set(elo.RULES) and len(rows) >= 16
+    for case, rule, before, totals, after in rows:
         forfeited = [True, False] if case.strip().startswith("forfeit") else None
-        result = rate_game(_pairs(before), [float(t) for t in totals.split(", ")], forfeited)
+        result = rate_game(_pairs(before), [float(t) for t in totals.split(", ")], forfeited, rule=int(rule))
         assert [(round(r, 2), round(d, 2)) for r, d in result] == _pairs(after.strip()), case

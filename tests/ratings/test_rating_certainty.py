@@ -126,3 +126,23 @@ def test_the_ledger_replays_ratings_and_deviations_exactly_and_catches_a_changed
     RatingChange.objects.filter(pk=change.pk).update(deviation_after=change.deviation_after + 1e-9)
     with pytest.raises(LedgerMismatch, match=f"match {change.match_id}|player {change.player_id}"):
         replay_ledger(GAME)
+
+
+def test_a_ledger_of_games_rated_by_both_rules_replays_each_match_by_its_own_rule(make_bots, monkeypatch) -> None:
+    players = make_bots(4)
+    monkeypatch.setattr("ratings.ledger.RULE", 1)  # the games rated before margins counted
+    _play(players, range(6))
+    monkeypatch.undo()
+    _play(players, range(6, 12))
+    rules = list(RatingChange.objects.filter(game=GAME).order_by("id").values_list("rule", flat=True))
+    assert set(rules[: len(rules) // 2]) == {1} and set(rules[len(rules) // 2 :]) == {2}
+    verify_ratings(GAME)
+    # The same results under the other rule move the ratings differently: replay tells them apart.
+    first_rule_two = RatingChange.objects.filter(game=GAME, rule=2).order_by("id").first()
+    assert first_rule_two is not None
+    RatingChange.objects.filter(match_id=first_rule_two.match_id).update(rule=1)
+    with pytest.raises(LedgerMismatch, match=f"match {first_rule_two.match_id}"):
+        replay_ledger(GAME)
+    RatingChange.objects.filter(match_id=first_rule_two.match_id).update(rule=3)
+    with pytest.raises(LedgerMismatch, match="not one of"):
+        replay_ledger(GAME)

@@ -151,7 +151,13 @@ def test_a_batch_holding_a_match_rated_already_still_commits_the_others(make_bot
     matches = _queue(make_bots(4), 3)
     seat = matches[1].seats.first()
     RatingChange.objects.create(
-        match=matches[1], player_id=seat.player_id, game="part-du-chef", before=1500.0, after=1500.0, games_before=0
+        match=matches[1],
+        player_id=seat.player_id,
+        game="part-du-chef",
+        before=1500.0,
+        after=1500.0,
+        games_before=0,
+        rule=2,
     )
     assert run_matches(matches[0].id) == "finished"
     statuses = _statuses(matches)
