@@ -8,7 +8,9 @@ active bots, and leave after 30 to 60 games. ("search", the ladder's top rung in
 out: its games cost ten times a greedy one's.) Every game's
 result goes, in the same order, to:
 
-- arena: ratings.elo.rate_game, the formula ratings.ledger applies (rating ± 1.96 deviation);
+- arena: ratings.elo.rate_game, the formula ratings.ledger applies (rating ± 1.96 deviation), rule 2
+  (order and margin of points);
+- arena rule 1: the same formula by the order alone, the rule before margins counted;
 - fixed-K: the arena's formula before deviations (K = 96/64/32 by games played), no interval;
 - TrueSkill (`trueskill`, default environment) and OpenSkill (`openskill`, Plackett-Luce), their
   μ and σ put on the Elo scale by the factor that makes their own win probability of two settled
@@ -22,10 +24,16 @@ level, in proportion (`placed_level`; the house ladder anchors every system's sc
 on each scale is the system's own). Reported, for each system:
 
 - newcomer error: mean |rating - where it belongs| of newcomers after their 5th, 10th and 30th game;
+  and after 10 games on the arena's scale: as a share of the system's own house-ladder span (highest
+  minus lowest house bot at that moment), times the arena's span (a system whose scale is narrower
+  shows smaller errors in points without placing any better);
 - log loss: each pair of each game predicted before the game is rated (ties count one half), with
   the paired 95% interval of the difference to TrueSkill over the games;
 - Spearman: rank correlation of all bots' ratings with the true levels at the end;
-- coverage: how often where it belongs is inside the 95% interval (newcomers at 5, 10, 30 games);
+- coverage: how often where it belongs is inside the 95% interval (newcomers at 5, 10, 30 games),
+  overall and for the arena per kind of newcomer;
+- the margin spread: the standard deviation of x_i - x_j over the pairs of players of one kind at each
+  table size, the measure behind ratings.elo.MARGIN_SCALE;
 - drift (arena): each house bot's mean rating over the last fifth of the games after the warm-up
   against the first fifth, and against the second fifth (once the house has settled), and its
   largest excursion from the first fifth's mean.
@@ -40,6 +48,7 @@ machine), `--quick` 600 (8 minutes).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import random
@@ -248,8 +257,13 @@ class System:
 class Arena(System):
     name = "arena"
 
-    def __init__(self) -> None:
+    def __init__(self, rule: int = elo.RULE, share: float = elo.MARGIN_SHARE) -> None:
         self.state: dict[int, tuple[float, float]] = {}
+        self.rule, self.share = rule, share
+        if rule != elo.RULE:
+            self.name = f"arena rule {rule}"
+        elif share != elo.MARGIN_SHARE:
+            self.name = f"arena, margin share {share:g}"
 
     def estimate(self, player: int) -> tuple[float, float]:
         return self.state.get(player, (elo.INITIAL_RATING, elo.INITIAL_DEVIATION))
@@ -258,7 +272,7 @@ class Arena(System):
         return elo.win_probability(self.estimate(mine), self.estimate(theirs))
 
     def rate(self, game: Game) -> None:
-        after = elo.rate_game([self.estimate(i) for i in game.players], game.totals)
+        after = elo.rate_game([self.estimate(i) for i in game.players], game.totals, rule=self.rule, share=self.share)
         self.state.update(zip(game.players, after, strict=True))
 
 
@@ -353,10 +367,14 @@ class Result:
     name: str
     has_interval: bool
     errors: dict[int, list[float]] = field(default_factory=lambda: {n: [] for n in CHECKPOINTS})
+    # After 10 games: the error as a share of the system's house-ladder span at that moment.
+    shares: list[float] = field(default_factory=list)
     covered: list[bool] = field(default_factory=list)
+    covered_by_kind: dict[str, list[bool]] = field(default_factory=dict)
     losses: list[float] = field(default_factory=list)  # per game, the mean over its pairs
     spearman: float = math.nan
     house: dict[int, list[float]] = field(default_factory=dict)
+    span: float = math.nan  # of the house ladder, at the end
 
 
 def _log_loss(probability: float, score: float) -> float:
@@ -402,10 +420,13 @@ def placed_level(system: System, house: Sequence[Player], levels: dict[str, floa
     return below[1] + share * (above[1] - below[1])
 
 
-def evaluate(players: Sequence[Player], games: Sequence[Game], warmup: int) -> list[Result]:
+def evaluate(
+    players: Sequence[Player], games: Sequence[Game], warmup: int, shares: Sequence[float] = ()
+) -> list[Result]:
     levels = true_levels(players, games)
     house = [p for p in players if p.house]
-    systems: list[System] = [Arena(), FixedK(), TrueSkill(), OpenSkill()]
+    candidates: list[System] = [Arena(share=share) for share in shares]
+    systems: list[System] = [Arena(), Arena(rule=1), *candidates, FixedK(), TrueSkill(), OpenSkill()]
     results = [Result(system.name, system.has_interval) for system in systems]
     played = [0] * len(players)
     for number, game in enumerate(games):
@@ -424,14 +445,20 @@ def evaluate(players: Sequence[Player], games: Sequence[Game], warmup: int) -> l
                 rating, deviation = system.estimate(i)
                 error = abs(rating - placed_level(system, house, levels, players[i].kind))
                 result.errors[played[i]].append(error)
+                if played[i] == PLACEMENT_GAMES:
+                    rungs = [system.estimate(bot.id)[0] for bot in house]
+                    result.shares.append(error / (max(rungs) - min(rungs)))
                 if system.has_interval:
                     result.covered.append(error <= elo.Z95 * deviation)
+                    result.covered_by_kind.setdefault(players[i].kind, []).append(error <= elo.Z95 * deviation)
         if number >= warmup:
             for system, result in zip(systems, results, strict=True):
                 for bot in house:
                     result.house.setdefault(bot.id, []).append(system.estimate(bot.id)[0])
     rated = [p.id for p in players if played[p.id]]
     for system, result in zip(systems, results, strict=True):
+        rungs = [system.estimate(bot.id)[0] for bot in house]
+        result.span = max(rungs) - min(rungs)
         result.spearman = spearman([system.estimate(i)[0] for i in rated], [levels[players[i].kind] for i in rated])
     return results
 
@@ -453,21 +480,55 @@ def drift(series: Sequence[float]) -> tuple[float, float, float]:
     return abs(last - first), abs(last - second), max(abs(value - first) for value in series[fifth:])
 
 
-def report(results: Sequence[Result], players: Sequence[Player], games: int, write: Callable[[str], None]) -> None:
+def margin_spreads(players: Sequence[Player], games: Sequence[Game]) -> dict[int, tuple[float, int]]:
+    """By table size: the standard deviation of x_i - x_j over pairs of players of one kind, and the pair count."""
+    margins: dict[int, list[int]] = {}
+    for game in games:
+        for a, b in itertools.permutations(range(len(game.players)), 2):
+            if players[game.players[a]].kind == players[game.players[b]].kind:
+                margins.setdefault(len(game.players), []).append(game.totals[a] - game.totals[b])
+    return {size: (statistics.pstdev(values), len(values)) for size, values in sorted(margins.items())}
+
+
+def report(
+    results: Sequence[Result], players: Sequence[Player], games: Sequence[Game], write: Callable[[str], None]
+) -> None:
     by_name = {result.name: result for result in results}
     reference = by_name["TrueSkill"].losses
+    arena_share = statistics.fmean(by_name["arena"].shares) if by_name["arena"].shares else math.nan
+    arena_span = by_name["arena"].span
     newcomers = sum(1 for p in players if not p.house)
     house = ", ".join(p.kind for p in players if p.house)
-    write(f"{games} games, {newcomers} newcomers, house ladder {house}\n")
-    write("| system | error after 5 | after 10 | after 30 | log loss | vs TrueSkill (95%) | Spearman | coverage |")
-    write("|---|---|---|---|---|---|---|---|")
+    write(f"{len(games)} games, {newcomers} newcomers, house ladder {house}\n")
+    write(
+        "| system | error after 5 | after 10 | after 30 | after 10, on the arena's scale | log loss"
+        " | vs TrueSkill (95%) | Spearman | coverage |"
+    )
+    write("|---|---|---|---|---|---|---|---|---|")
     for result in results:
         errors = [f"{statistics.fmean(result.errors[n]):.0f}" if result.errors[n] else "-" for n in CHECKPOINTS]
+        scaled = f"{statistics.fmean(result.shares) * arena_span:.0f}" if result.shares else "-"
         loss = statistics.fmean(result.losses)
         mean, half = paired_interval(result.losses, reference)
         versus = "—" if result.name == "TrueSkill" else f"{mean:+.4f} ± {half:.4f}"
         coverage = f"{100.0 * statistics.fmean(result.covered):.1f}%" if result.covered else "—"
-        write(f"| {result.name} | {' | '.join(errors)} | {loss:.4f} | {versus} | {result.spearman:.3f} | {coverage} |")
+        write(
+            f"| {result.name} | {' | '.join(errors)} | {scaled} | {loss:.4f} | {versus} | {result.spearman:.3f}"
+            f" | {coverage} |"
+        )
+    write(f"\n(the arena's house-ladder span at the end: {arena_span:.0f}; its mean share after 10: {arena_share:.3f})")
+    for result in results:
+        if result.covered_by_kind:
+            kinds = ", ".join(
+                f"{kind} {100.0 * statistics.fmean(flags):.0f}%"
+                for kind, flags in sorted(result.covered_by_kind.items())
+            )
+            write(f"coverage by kind, {result.name}: {kinds}")
+    spreads = ", ".join(
+        f"{size} players {spread:.1f} ({count} pairs)"
+        for size, (spread, count) in margin_spreads(players, games).items()
+    )
+    write(f"margin spread between players of one kind: {spreads}")
     arena = by_name["arena"]
     write("")
     for house_id, series in sorted(arena.house.items()):
@@ -488,6 +549,9 @@ def main(argv: Sequence[str] | None = None, write: Callable[[str], None] = print
     parser.add_argument("--no-cache", action="store_true", help="play every game, keep nothing")
     parser.add_argument("--house", default=",".join(HOUSE), help="the house ladder's kinds")
     parser.add_argument("--newcomers", default=",".join(NEWCOMER_KINDS), help="the newcomers' kinds, in turn")
+    parser.add_argument(
+        "--shares", default="", help="other margin shares of rule 2 to compare on the same games, e.g. 0.25,0.75,1"
+    )
     args = parser.parse_args(argv)
     kinds = Population(tuple(args.house.split(",")), tuple(args.newcomers.split(",")))
     for kind in {*kinds.house, *kinds.newcomers}:
@@ -497,8 +561,14 @@ def main(argv: Sequence[str] | None = None, write: Callable[[str], None] = print
     started = time.perf_counter()
     players, games = arena_stream(count, args.seed, warmup, cache, not args.no_cache, kinds)
     write(f"stream ready in {time.perf_counter() - started:.0f} s ({cache.played} games played, the rest cached)")
-    results = evaluate(players, games, warmup)
-    report(results, players, len(games), write)
+    try:
+        shares = [float(share) for share in args.shares.split(",") if share]
+    except ValueError:
+        parser.error(f"--shares: numbers between 0 and 1 separated by commas, not {args.shares!r}")
+    if any(not 0.0 <= share <= 1.0 for share in shares):
+        parser.error(f"--shares: numbers between 0 and 1, not {args.shares!r}")
+    results = evaluate(players, games, warmup, shares)
+    report(results, players, games, write)
     return results
 
 

@@ -20,7 +20,7 @@ def test_the_benchmark_reports_every_system_on_the_same_stream() -> None:
     cheap = "random,eps-0.75"
     argv = ["--games", "70", "--warmup", "10", "--no-cache", "--house", cheap, "--newcomers", cheap]
     results = rating_systems.main(argv, write=lines.append)
-    assert [result.name for result in results] == ["arena", "fixed-K", "TrueSkill", "OpenSkill"]
+    assert [result.name for result in results] == ["arena", "arena rule 1", "fixed-K", "TrueSkill", "OpenSkill"]
     losses = {len(result.losses) for result in results}
     assert losses == {60}  # every system predicted the same games
     table = [line for line in lines if line.startswith("| ")]
@@ -29,3 +29,6 @@ def test_the_benchmark_reports_every_system_on_the_same_stream() -> None:
     assert re.search(r"\| [+-]\d\.\d{4} ± \d\.\d{4} \|", arena)  # the paired interval against TrueSkill
     assert re.search(r"\| \d+\.\d% \|$", arena)  # the coverage of its intervals
     assert any(line.startswith("house random: mean rating") and "drift" in line for line in lines)
+    assert any(line.startswith("coverage by kind, arena: eps-0.75 ") for line in lines)
+    spreads = next(line for line in lines if line.startswith("margin spread between players of one kind:"))
+    assert re.search(r"2 players \d+\.\d \(\d+ pairs\)", spreads)
