@@ -18,6 +18,13 @@ the rungs rated nearest R - D and R + D (R its rating, D its current deviation),
 R. Its first games thus face a rung on either side of where it may lie; as its deviation shrinks
 the two rungs move inward, towards the opponents that tell most about it. Ties go to the rung it
 has met least, then the lower id, so the choice is deterministic.
+
+The bracket is only as good as the rungs' own ratings, so it is taken among the settled rungs (current
+deviation, grown with idle days, at most SETTLED_DEVIATION; an unrated rung is not settled) whenever
+enough of the free rungs are settled to fill the table, else among all free rungs. A rung added to the
+ladder, or every rung of a fresh database, is unsettled: it gets its games as any other anchor's least
+met rung, or at once from `manage.py settle_house_ladder`, which plays the ladder's rungs against their
+neighbours until each is settled.
 """
 
 from __future__ import annotations
@@ -25,16 +32,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 from arena.models import Player
 from common.renamed_settings import deprecation, old_names
 from games.part_du_chef.bots import is_bot_name
 from matchmaking.pairing import Meetings, Waiting, pair
-from ratings.elo import INITIAL_RATING
-from ratings.models import Rating
+from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING
+from ratings.models import Rating, current_deviation
 
 log = logging.getLogger(__name__)
 _warned: set[str] = set()
@@ -44,6 +53,12 @@ _warned: set[str] = set()
 # in its interval the bot truly lies, so it tells little (an Elo game tells most near even odds);
 # one deviation still brackets the bot and closes in as fast as the deviation does.
 BRACKET_DEVIATIONS = 1.0
+# A rung is settled, fit to bracket a placing bot, when its current deviation is at most this. The rungs
+# are 100 to 150 Elo apart: a rung known to within about one step keeps the bracket's ends on the right
+# rung or the next one, where at the provisional deviation (150) a rung's 95% interval spans two steps
+# either way. Reaching it from 350 takes about a dozen games against near neighbours, reaching 50 would
+# take about four times as many (a deviation falls as one over the root of the games).
+SETTLED_DEVIATION = 100.0
 
 
 def setting(name: str) -> Any:
@@ -107,16 +122,29 @@ class HouseBots:
 
     players: list[Player]
     ratings: dict[int, float] = field(default_factory=dict)
+    # Per rated rung: its deviation at its last rated game and that game's time (grown when read).
+    deviations: dict[int, tuple[float, datetime | None]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, game: str, size: int) -> HouseBots:
         players = house_players(size - 1)
-        ratings = dict(
-            Rating.objects.filter(game=game, player_id__in=[bot.id for bot in players]).values_list(
-                "player_id", "rating"
-            )
+        rows = Rating.objects.filter(game=game, player_id__in=[bot.id for bot in players]).values_list(
+            "player_id", "rating", "deviation", "rated_at"
         )
-        return cls(players, ratings)
+        ratings: dict[int, float] = {}
+        deviations: dict[int, tuple[float, datetime | None]] = {}
+        for player_id, rating, deviation, rated_at in rows:
+            ratings[player_id] = rating
+            deviations[player_id] = (deviation, rated_at)
+        return cls(players, ratings, deviations)
+
+    def deviation(self, bot: Player, now: datetime) -> float:
+        """The rung's current deviation at `now` (an unrated rung has the initial one)."""
+        deviation, rated_at = self.deviations.get(bot.id, (INITIAL_DEVIATION, None))
+        return current_deviation(deviation, rated_at, now)
+
+    def settled(self, bot: Player, now: datetime) -> bool:
+        return self.deviation(bot, now) <= SETTLED_DEVIATION
 
     def __bool__(self) -> bool:
         return bool(self.players)
@@ -132,11 +160,13 @@ class HouseBots:
         meetings: Meetings,
         count: int,
         deviation: float | None = None,
+        now: datetime | None = None,
     ) -> list[Player]:
         """`count` house bots for the anchor's table. A bot still placing, whose current `deviation` is
         given, meets the rungs nearest its rating minus and plus BRACKET_DEVIATIONS deviations, then
-        the nearest to its rating; any other anchor the rungs it has met least, then the nearest in
-        rating. Ties go to the rung met least, then the lower id."""
+        the nearest to its rating, among the rungs settled at `now` when at least `count` of the free
+        ones are; any other anchor the rungs it has met least, then the nearest in rating. Ties go to
+        the rung met least, then the lower id."""
         seated = {member.entry.player_id for member in members}
         free = [bot for bot in self.players if bot.id not in seated]
 
@@ -152,6 +182,15 @@ class HouseBots:
         if deviation is None:
             free.sort(key=lambda bot: (met(bot), apart(bot, anchor.rating), bot.id))
             return free[:count]
+
+        # An unsettled rung's rating may be a step or more off: bracketing by it would place the bot
+        # by a guess. Left out when the settled rungs can fill the table, so that a bot placing while
+        # the ladder settles still gets its games.
+        if now is None:
+            now = timezone.now()
+        settled = [bot for bot in free if self.settled(bot, now)]
+        if len(settled) >= count:
+            free = settled
 
         def nearest(target: float) -> Player:
             return min(free, key=lambda bot: (apart(bot, target), met(bot), bot.id))

@@ -169,7 +169,7 @@ class Pool:
                 if abs(other.rating - anchor.rating) <= max(window, other.window(now)):
                     members.append(other)
             deviation = self.placement_deviation(anchor, now) if placement else None
-            house = self.house.choose(anchor, members, self.meetings, self.size - len(members), deviation)
+            house = self.house.choose(anchor, members, self.meetings, self.size - len(members), deviation, now=now)
             if len(house) < self.size - len(members):
                 continue  # no ladder configured: they wait for real opponents
             tables.append(Table(members, house, Branch.PLACEMENT if placement else Branch.HOUSE))
