@@ -1,0 +1,143 @@
+"""Settle the house ladder: rated games between neighbouring rungs until every rung's deviation is low.
+
+A placing bot is bracketed by the rungs' ratings (matchmaking.house), which are worth that only once
+settled. In a fresh database, or after rungs were added to the ladder, they are unrated and would
+settle only as the arena happens to seat them; this plays them now. Each round, every rung still
+unsettled (current deviation above --until-deviation) plays one two-player ranked game against each
+of its neighbours in ladder order, which is by strength: the games near even odds that tell most,
+and a bounded cost, since the slow engines (search) meet only their neighbours, not the whole
+ladder. The first seat goes to whichever of the two has had it less often against the other.
+
+The games go through the match core (arena.matches.create_match, results.batches.run_match), so each
+result rates the players once and is in the ledger like any other. A settled ladder plays nothing:
+the command may be run after every deploy.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from arena.errors import RequestError
+from arena.matches import check_count, create_match, resolve_game
+from arena.models import Match, MatchSeat, Player
+from matchmaking.house import SETTLED_DEVIATION, ladder, ladder_players
+from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING, MIN_DEVIATION
+from ratings.models import Rating, current_deviation
+from results.batches import run_match
+
+GAME = "part-du-chef"
+ROUNDS = 40
+
+
+class Command(BaseCommand):
+    help = (
+        "Play rated games between neighbouring rungs of the house ladder until each rung's deviation is at "
+        f"most --until-deviation (default {SETTLED_DEVIATION:.0f}) or --rounds rounds were played."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", default=GAME, help=f"the game whose ratings to settle (default {GAME})")
+        parser.add_argument(
+            "--rounds", type=int, default=ROUNDS, help=f"play at most this many rounds (default {ROUNDS})"
+        )
+        parser.add_argument(
+            "--until-deviation",
+            type=float,
+            default=SETTLED_DEVIATION,
+            help=f"a rung is settled at this deviation or below (default {SETTLED_DEVIATION:.0f})",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        game, rounds, until = options["game"], options["rounds"], options["until_deviation"]
+        try:
+            check_count(resolve_game(game), 2)
+        except RequestError as refused:
+            raise CommandError(f"--game {game}: {refused}") from None
+        if rounds < 0:
+            raise CommandError("--rounds must be 0 or more")
+        if until < MIN_DEVIATION:
+            raise CommandError(f"--until-deviation must be at least {MIN_DEVIATION:.0f}: no deviation goes lower")
+        engines = ladder()
+        if not engines:
+            raise CommandError("the house ladder (ARENA_HOUSE_LADDER) is empty: there is nothing to settle")
+        rungs = ladder_players()
+        missing = [name for name in engines if name not in {rung.name for rung in rungs}]
+        if missing:
+            self.stderr.write(
+                f"no house player for {', '.join(missing)}: left out (manage.py ensure_builtin_bots creates "
+                "the built-in bots' players)"
+            )
+        if len(rungs) < 2:
+            raise CommandError(
+                f"the house ladder has {len(rungs)} rung with its player ({', '.join(engines)}): "
+                "settling takes two at least"
+            )
+
+        started = time.monotonic()
+        played = 0
+        for number in range(1, rounds + 2):
+            state = standing(game, rungs)
+            unsettled = [i for i, rung in enumerate(rungs) if state[rung.id][1] > until]
+            if not unsettled:
+                self.stdout.write(
+                    f"the house ladder is settled (every deviation at most {until:.0f}) after {played} games "
+                    f"({time.monotonic() - started:.0f} s): {describe(rungs, state)}"
+                )
+                return
+            if number > rounds:
+                break
+            # Each unsettled rung with both its neighbours; a pair of two unsettled rungs plays once a round.
+            pairs = sorted(
+                {(i - 1, i) for i in unsettled if i > 0} | {(i, i + 1) for i in unsettled if i + 1 < len(rungs)}
+            )
+            self.stdout.write(
+                f"round {number}/{rounds}: {len(pairs)} games, unsettled "
+                + describe([rungs[i] for i in unsettled], state)
+            )
+            for low, high in pairs:
+                seats = first_seat_by_turns(game, rungs[low], rungs[high])
+                match = create_match(game=game, kind=Match.Kind.RANKED, player_ids=seats, dispatch=False)
+                outcome = run_match(match.id)
+                if outcome != "finished":
+                    raise CommandError(
+                        f"match {match.id} ({rungs[low].name} against {rungs[high].name}) was not played: {outcome}"
+                    )
+                played += 1
+        self.stderr.write(
+            f"stopped at the bound of {rounds} rounds ({played} games, {time.monotonic() - started:.0f} s) "
+            f"with rungs still above {until:.0f}: {describe(rungs, state)}; run the command again to go on"
+        )
+
+
+def standing(game: str, rungs: list[Player]) -> dict[int, tuple[float, float]]:
+    """Each rung's rating and current deviation (grown with its idle days); an unrated rung is new."""
+    now = timezone.now()
+    found = {rung.id: (INITIAL_RATING, INITIAL_DEVIATION) for rung in rungs}
+    rows = Rating.objects.filter(game=game, player_id__in=list(found)).values_list(
+        "player_id", "rating", "deviation", "rated_at"
+    )
+    for player_id, rating, deviation, rated_at in rows:
+        found[player_id] = (rating, current_deviation(deviation, rated_at, now))
+    return found
+
+
+def describe(rungs: list[Player], state: dict[int, tuple[float, float]]) -> str:
+    return ", ".join(f"{rung.name} {state[rung.id][0]:.0f} ± {state[rung.id][1]:.0f}" for rung in rungs)
+
+
+def first_seat_by_turns(game: str, low: Player, high: Player) -> list[int]:
+    """The pair's seat order: the one that has sat first less often in their ranked games goes first
+    (the lower rung on a tie), so the first player's edge is shared across rounds and runs alike."""
+
+    def first(player: Player, other: Player) -> int:
+        return MatchSeat.objects.filter(
+            seat=0, player=player, match__game=game, match__kind=Match.Kind.RANKED, match__seats__player=other
+        ).count()
+
+    if first(high, low) < first(low, high):
+        return [high.id, low.id]
+    return [low.id, high.id]
