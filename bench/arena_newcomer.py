@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -62,7 +60,7 @@ def main() -> None:
     from django.db import connection
 
     from arena.models import ArenaEntry, Match, MatchSeat, Player
-    from bench.trees import log_path, stop, stop_if_dead
+    from bench.trees import start_celery, stop, stop_if_dead
     from matchmaking.entries import enter_arena
     from ratings.models import Rating
 
@@ -74,39 +72,8 @@ def main() -> None:
     Player.objects.filter(name__startswith="bench-").delete()
     User.objects.filter(username__startswith="bench-").delete()
     env = dict(os.environ)
-    schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
-    beat_log, worker_log = log_path(f"{tag}-beat"), log_path(f"{tag}-worker")
-    beat_output, worker_output = beat_log.open("ab"), worker_log.open("ab")
-    beat = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING", f"--schedule={schedule}"],
-        cwd=ROOT,
-        env=env,
-        stdout=beat_output,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--concurrency=2",
-            "--without-gossip",
-            "--without-mingle",
-            "--loglevel=WARNING",
-            f"--hostname={tag}@%h",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=worker_output,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    beat_output.close()  # the children keep their own descriptors
-    worker_output.close()
+    beat, beat_log = start_celery("beat", tag, env)
+    worker, worker_log = start_celery("worker", tag, env)
     counter = 0
 
     def bot(placed: bool) -> Any:

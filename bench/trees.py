@@ -137,6 +137,32 @@ def last_lines(path: Path, count: int = 25) -> str:
     return "\n".join(lines[-count:]) or "(its log is empty)"
 
 
+def start_celery(role: str, tag: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], Path]:
+    """A real `celery -A config worker` (concurrency 2: both queues of `own_queues`) or `beat` (the
+    periodic tasks, the matchmaker's tick among them), in a session of its own so that `stop` ends it
+    with its children; its output goes to var/bench/<tag>-<role>.log, returned with it."""
+    log = log_path(f"{tag}-{role}")
+    if role == "beat":
+        # A schedule file of its own: a beat's file remembers when each task last ran.
+        schedule = Path(tempfile.mkdtemp(prefix="bench-beat-")) / "schedule"
+        command = ["beat", "--loglevel=WARNING", f"--schedule={schedule}"]
+    elif role == "worker":
+        command = ["worker", "--concurrency=2", "--without-gossip", "--without-mingle", "--loglevel=WARNING"]
+        command.append(f"--hostname={tag}@%h")
+    else:
+        raise ValueError(f"a Celery process is a worker or beat, not {role!r}")
+    with log.open("ab") as output:  # the child keeps its own descriptor
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", *command],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return process, log
+
+
 def stop_if_dead(process: subprocess.Popen[bytes], label: str, log: Path) -> None:
     """Stop the benchmark at once, with the process's last lines, when a process it needs has died."""
     code = process.poll()
