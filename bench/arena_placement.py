@@ -3,19 +3,36 @@ and whether its 95% interval holds that level, for weak and strong bots alike; T
 fed the same games beside it.
 
 The house ladder (`matchmaking.house.ladder()`, read when the benchmark runs) first plays rated games
-among itself until its ratings settle (`--warmup` rounds of every ordered pair of rungs, at tables of 2).
-Then bots of known strength — rungs of the ladder themselves (`--engines`; by default random, the
-noisy-greedy rung nearest to noisy-greedy-30 when the ladder has noisy-greedy rungs, greedy and
-search-fast), entered under new names by one account (so they never meet each other) with tables of
-`--size` — play through the real matchmaker (`matchmaker.tick`) and match core
-(`results.batches.run_match`), in this process, `--repeats` newcomers per engine, one of each engine
-at a time, until each has played the last checkpoint's number of rated games.
+among itself, in this process, until its ratings settle (`--warmup` rounds of every ordered pair of
+rungs, at tables of 2). Then bots of known strength — rungs of the ladder themselves (`--engines`; by
+default random, the noisy-greedy rung nearest to noisy-greedy-30 when the ladder has noisy-greedy
+rungs, greedy and search-fast), entered under new names by one account (so they never meet each
+other) with tables of `--size`, `--repeats` newcomers per engine — play through the real matchmaker
+until each has played the last checkpoint's number of rated games. Two ways:
 
-A newcomer's true level is the rating of the house bot of its engine at that moment. At each checkpoint
-(its k-th rated game) the benchmark reads its error, |rating - true level| in points, and whether the
-true level lies inside its 95% interval (rating ± 1.959964 deviation, the deviation grown by idle time
-as `Rating.deviation_at` grows it); reported per engine and overall: mean and median error, coverage.
-Baseline, in the same run: the error at entry (every newcomer starts at 1500), and the ratio to it.
+- In process (the default): `matchmaker.tick` and the match core (`results.batches.run_match`) run in
+  this process, one match at a time, one newcomer of each engine at a time. The ticks' clock steps
+  past the bots' patience each tick, so a newcomer past its placement (ARENA_BOT_PLACEMENT_GAMES)
+  gets house bots at the next tick.
+- `--live`: the arena as users get it. A real Celery worker (concurrency 2) and real Celery beat (the
+  matchmaker's tick every ARENA_MATCHMAKING_SECONDS) run on queues of the benchmark's own, their logs
+  under var/bench/; every newcomer enters at once and the worker plays their matches, two at a time,
+  at the real clock. Past its placement a newcomer meets waiting bots of other accounts, and there are
+  none here (the newcomers share one), so it waits ARENA_HOUSE_AFTER_SECONDS_BOTS (10 s) after each
+  seating for house bots; `--house-after-seconds` gives worker and beat a shorter wait, and the report
+  says which wait was used. The benchmark polls the database every second, printing each newcomer's
+  rated games, the slowest one and the time, until every newcomer has its games or `--timeout`
+  seconds have passed: then it names the newcomers short, reports what was reached and exits with
+  status 1. Worker and beat are stopped and the entries closed whatever happens.
+
+Either way everything is read afterwards from the ledger (`RatingChange` by id), since matches played
+at once commit in any order. A newcomer's k-th game is its k-th ledger row, its rating and deviation
+then that row's `after` and `deviation_after`. Its true level is the rating of the house bot of its
+engine at that moment: that bot's row of the same match if it sat at the table, else its latest row
+before, else its rating at the end of the warm-up. At each checkpoint the benchmark reads the error,
+|rating - true level| in points, and whether the true level lies inside the 95% interval (rating ±
+1.959964 deviation); reported per engine and overall: mean and median error, coverage. Baseline, in
+the same run: the error at entry (every newcomer starts at 1500), and the ratio to it.
 
 Then every rated match of the run, warm-up included, is read back from the ledger in its order
 (`RatingChange` by id; seats and scores from `MatchSeat`, a forfeiter ranked last as the arena ranks
@@ -28,12 +45,14 @@ share times the arena's span: the error on the arena's scale.
 
     python bench/arena_placement.py [--warmup 20] [--repeats 3] [--size 3] [--checkpoints 5,10,30]
         [--engines E1,E2,...] [--replay-check]
+    python bench/arena_placement.py --live [--timeout 1800] [--house-after-seconds S] [the options above]
 
 `--replay-check` replays the ledger at the end (`ratings.ledger.verify_ratings`) and stops with its
-LedgerMismatch unless every rating and deviation follows exactly. The run stops by itself: each round
-of newcomers has a bounded number of matchmaker ticks, and a round whose newcomers the matchmaker
-stops seating ends the benchmark with the newcomers still short. Uses its own database
-(`<DATABASE_URL name>_bench`), emptied of matches and ratings at the start.
+LedgerMismatch unless every rating and deviation follows exactly. The run stops by itself: in process
+each round of newcomers has a bounded number of matchmaker ticks, and a round whose newcomers the
+matchmaker stops seating ends the benchmark with the newcomers still short; live, `--timeout` bounds
+the play. Uses its own database (`<DATABASE_URL name>_bench`), emptied of matches and ratings at the
+start, and its own queues (`bench.trees.own_queues`).
 """
 
 from __future__ import annotations
@@ -42,15 +61,18 @@ import argparse
 import math
 import os
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from arena.models import Player
     from bench.rating_systems import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,12 +82,18 @@ GAME = "part-du-chef"
 # The default middle newcomer: the noisy-greedy rung whose percentage of random moves is nearest to this.
 MIDDLE_NOISE_PERCENT = 30
 # Ticks a round of newcomers may take, per game it needs: a newcomer is seated at every tick (placing
-# at once, placed after the house bots' patience, which the tick's clock an hour ahead has passed),
+# at once, placed after the house bots' patience, which the tick's clock has passed: see `play_round`),
 # so a round needs about one tick per game; the margin covers ticks that seat only some of them.
 TICKS_PER_GAME = 4
 # Ticks in a row that seat no newcomer still short of its games before the round is given up.
 IDLE_TICKS = 5
 ARENA, TRUESKILL, OPENSKILL = "arena", "TrueSkill", "OpenSkill"
+# Live: seconds between two looks at the newcomers' games, and between two progress lines.
+POLL_SECONDS = 1.0
+PROGRESS_SECONDS = 10.0
+# Live: seconds the matches still in play when the newcomers are done (or the time is up) may take to
+# finish before the worker is stopped, so that the ledger read afterwards holds every game played.
+DRAIN_SECONDS = 120.0
 
 
 def bench_database_url() -> str:
@@ -80,6 +108,14 @@ class Reading:
 
     error: float  # |rating - true level| in that system's points
     covered: bool  # the true level inside rating ± Z95 deviation
+
+
+@dataclass(frozen=True)
+class Newcomer:
+    player_id: int
+    name: str
+    engine: str
+    repeat: int
 
 
 @dataclass
@@ -156,6 +192,19 @@ def main() -> None:
     parser.add_argument(
         "--replay-check", action="store_true", help="replay the ledger at the end and check every rating"
     )
+    parser.add_argument(
+        "--live", action="store_true", help="newcomers all at once, played by a real Celery worker and beat"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=1800.0, help="--live: seconds the newcomers may take to play their games"
+    )
+    parser.add_argument(
+        "--house-after-seconds",
+        type=float,
+        default=None,
+        help="--live: the wait for house bots past placement, for worker and beat "
+        "(default: the arena's ARENA_HOUSE_AFTER_SECONDS_BOTS)",
+    )
     args = parser.parse_args()
     parsed = parse_checkpoints(args.checkpoints)
     if parsed is None:
@@ -163,11 +212,18 @@ def main() -> None:
     checkpoints: tuple[int, ...] = parsed
     if args.warmup < 0 or args.repeats < 1:
         parser.error("--warmup must be 0 or more and --repeats 1 or more")
+    if args.timeout <= 0:
+        parser.error("--timeout must be positive")
+    if args.house_after_seconds is not None and (not args.live or args.house_after_seconds < 0):
+        parser.error("--house-after-seconds: 0 or more, with --live (in process the ticks' clock steps past it)")
 
     from bench.trees import own_queues
 
     os.environ.update(DATABASE_URL=bench_database_url(), ARENA_REQUIRE_SERVICES="1")
-    own_queues("placement")
+    if args.house_after_seconds is not None:
+        # Before the settings load: this process reports the wait that worker and beat (its environment) use.
+        os.environ["ARENA_HOUSE_AFTER_SECONDS_BOTS"] = repr(args.house_after_seconds)
+    tag = own_queues("placement")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -175,19 +231,18 @@ def main() -> None:
     from django.conf import settings
     from django.contrib.auth.models import User
     from django.core.management import call_command
-    from django.db import connection
+    from django.db import connection, transaction
     from django.utils import timezone
 
     from arena.errors import RequestError
     from arena.matches import check_count, create_match, resolve_game
-    from arena.models import ArenaEntry, Match, MatchSeat, Player
-    from bench.rating_systems import OpenSkill, TrueSkill
-    from matchmaking import matchmaker
+    from arena.models import Match, Player
     from matchmaking.entries import enter_arena
     from matchmaking.house import ladder as house_ladder
-    from ratings.elo import INITIAL_RATING, Z95
+    from matchmaking.house import patience
+    from ratings.elo import INITIAL_RATING
     from ratings.ledger import verify_ratings
-    from ratings.models import Rating, RatingChange
+    from ratings.models import RatingChange
     from results.batches import run_match
 
     try:
@@ -222,13 +277,6 @@ def main() -> None:
             raise SystemExit(f"the player named {name!r} is not the house bot of the engine {name}")
         house[name] = bot
 
-    def rating_row(player: Player) -> Rating | None:
-        return Rating.objects.filter(player=player, game=GAME).first()
-
-    def rating(player: Player) -> float:
-        row = rating_row(player)
-        return INITIAL_RATING if row is None else float(row.rating)
-
     started = time.perf_counter()
     for number in range(args.warmup):
         for a in ladder:
@@ -237,71 +285,296 @@ def main() -> None:
                     ids = [house[a].id, house[b].id]
                     run_match(create_match(game=GAME, kind=Match.Kind.RANKED, player_ids=ids, dispatch=False).id)
         print(f"warm-up round {number + 1}/{args.warmup} ({time.perf_counter() - started:.0f} s)", flush=True)
-    print("house ratings after the warm-up:", ", ".join(f"{name} {rating(house[name]):.0f}" for name in ladder))
+    settled = {bot.id: rating(bot) for bot in house.values()}
+    print("house ratings after the warm-up:", ", ".join(f"{name} {settled[house[name].id]:.0f}" for name in ladder))
 
     owner = User.objects.create_user("bench-owner")
     needed = checkpoints[-1]
-    arena = new_measure(ARENA, engines, checkpoints)
     at_entry: dict[str, list[float]] = {engine: [] for engine in engines}
-    newcomer_engine: dict[int, str] = {}
-    opponents: dict[str, list[str]] = {engine: [] for engine in engines}
-    done = 0
-    for repeat in range(args.repeats):
-        newcomers = {
-            engine: Player.objects.create(name=f"bench-{engine}-{repeat}", kind="bot", builtin=engine, owner=owner)
-            for engine in engines
-        }
-        for engine, player in newcomers.items():
-            newcomer_engine[player.id] = engine
-            at_entry[engine].append(abs(INITIAL_RATING - rating(house[engine])))
-            # The entry's table size is the pool it waits in: the matchmaker seats it only at tables of that size.
-            enter_arena(player_id=player.id, game=GAME, table_size=args.size, entered_by=owner)
-        played = dict.fromkeys(engines, 0)
-        ticks = idle = 0
-        while min(played.values()) < needed:
-            short = [engine for engine in engines if played[engine] < needed]
-            if ticks >= TICKS_PER_GAME * needed or idle >= IDLE_TICKS:
-                raise SystemExit(
-                    f"round {repeat + 1}: after {ticks} ticks ({idle} in a row without a game for them), "
-                    + ", ".join(f"{engine} has {played[engine]}/{needed} games" for engine in short)
-                )
-            ticks += 1
-            seated = False
-            # An hour ahead: every bot past its placement has waited long enough for the house bots.
-            for match_id in matchmaker.tick(timezone.now() + timedelta(hours=1)):
-                run_match(match_id)
-                seats = list(MatchSeat.objects.filter(match_id=match_id).select_related("player"))
-                for engine, player in newcomers.items():
-                    if not any(seat.player_id == player.id for seat in seats):
-                        continue
-                    row = rating_row(player)
-                    games = 0 if row is None else row.games
-                    seated = seated or played[engine] < needed
-                    if repeat == 0 and games <= checkpoints[0]:
-                        opponents[engine].append("+".join(s.player.name for s in seats if s.player_id != player.id))
-                    if row is not None and games in checkpoints and games > played[engine]:
-                        level = rating(house[engine])
-                        error = abs(row.rating - level)
-                        covered = error <= Z95 * row.deviation_at(timezone.now())
-                        arena.readings[engine][games].append(Reading(error, covered))
-                    played[engine] = games
-                    if games >= needed:
-                        ArenaEntry.objects.filter(player=player, active=True).update(active=False)
-            idle = 0 if seated else idle + 1
-        ArenaEntry.objects.filter(active=True).update(active=False)
-        done += sum(played.values())
-        print(
-            f"newcomers round {repeat + 1}/{args.repeats}: {done}/{needed * len(engines) * args.repeats} "
-            f"newcomer games ({time.perf_counter() - started:.0f} s)",
-            flush=True,
-        )
+    newcomers: list[Newcomer] = []
+
+    def enter(engine: str, repeat: int) -> Newcomer:
+        name = f"bench-{engine}-{repeat}"
+        player = Player.objects.create(name=name, kind="bot", builtin=engine, owner=owner)
+        at_entry[engine].append(abs(INITIAL_RATING - rating(house[engine])))
+        # The entry's table size is the pool it waits in: the matchmaker seats it only at tables of that size.
+        enter_arena(player_id=player.id, game=GAME, table_size=args.size, entered_by=owner)
+        newcomer = Newcomer(player.id, name, engine, repeat)
+        newcomers.append(newcomer)
+        return newcomer
+
+    short: list[tuple[Newcomer, int]] = []
+    wait = patience(people=False)
+    if args.live:
+        play_started = time.monotonic()
+        with celery_stack(tag) as check:
+            # One transaction: no newcomer plays before the last one's entry has read its baseline.
+            with transaction.atomic():
+                for repeat in range(args.repeats):
+                    for engine in engines:
+                        enter(engine, repeat)
+            short = play_live(newcomers, needed, args.timeout, check)
+        played = f"{time.monotonic() - play_started:.0f} s"
+        placement = int(settings.ARENA_BOT_PLACEMENT_GAMES)
+        if needed > placement:
+            shortened = "" if args.house_after_seconds is None else ", shortened by --house-after-seconds"
+            waited = (
+                f"past placement ({placement} games) a newcomer waited {wait:g} s after each seating for house "
+                f"bots (ARENA_HOUSE_AFTER_SECONDS_BOTS{shortened})"
+            )
+        else:
+            waited = f"all of its {needed} games within placement ({placement} games): house bots at once"
+        how = f"live: a Celery worker (concurrency 2) and beat, all newcomers at once, played in {played}; {waited}"
+    else:
+        clock = timezone.now()
+        for repeat in range(args.repeats):
+            clock = play_round([enter(engine, repeat) for engine in engines], needed, repeat, clock)
+            print(f"newcomers round {repeat + 1}/{args.repeats} ({time.perf_counter() - started:.0f} s)", flush=True)
+        how = "in process, one match at a time, one newcomer of each engine at a time"
+
     rungs = [house[name] for name in ladder]
+    arena, opponents = read_arena(
+        newcomers, engines, {engine: house[engine].id for engine in engines}, settled, checkpoints
+    )
     ladder_ratings = [rating(bot) for bot in rungs]
     arena.span = max(ladder_ratings) - min(ladder_ratings)
-
-    # The same games, in ledger order, to TrueSkill and OpenSkill.
     stream = ledger_games()
-    measures = [arena]
+    measures = [arena, *other_systems(stream, newcomers, engines, rungs, house, checkpoints)]
+
+    print()
+    print(
+        f"{args.repeats} newcomer(s) per engine ({', '.join(engines)}), tables of {args.size}, "
+        f"after {args.warmup} warm-up rounds of the ladder {', '.join(ladder)}; {len(stream)} rated matches"
+    )
+    print(how)
+    for engine in engines:
+        print(f"first {checkpoints[0]} tables of the first new {engine}: {', '.join(opponents[engine])}")
+    if short:
+        print(
+            f"time up after {args.timeout:.0f} s, newcomers short of {needed} games: "
+            + ", ".join(f"{newcomer.name} {games}" for newcomer, games in short)
+            + "; the tables hold what was reached"
+        )
+    report(measures, at_entry, engines, checkpoints)
+
+    if args.replay_check:
+        replayed = verify_ratings(GAME)  # raises LedgerMismatch at the first difference
+        rows = RatingChange.objects.filter(game=GAME).count()
+        print(
+            f"ledger replay: the {rows} ledger rows of {len(stream)} matches replay every rating and deviation "
+            f"of the {len(replayed)} rated players exactly"
+        )
+    if short:
+        raise SystemExit(f"{len(short)} newcomer(s) short of {needed} games after {args.timeout:.0f} s")
+
+
+def rating(player: Player) -> float:
+    from ratings.elo import INITIAL_RATING
+    from ratings.models import Rating
+
+    row = Rating.objects.filter(player=player, game=GAME).first()
+    return INITIAL_RATING if row is None else float(row.rating)
+
+
+def games_of(newcomers: Sequence[Newcomer]) -> dict[int, int]:
+    """Each newcomer's rated games so far (0 before its first)."""
+    from ratings.models import Rating
+
+    rows = Rating.objects.filter(game=GAME, player_id__in=[newcomer.player_id for newcomer in newcomers])
+    games = dict(rows.values_list("player_id", "games"))
+    return {newcomer.player_id: games.get(newcomer.player_id, 0) for newcomer in newcomers}
+
+
+def play_round(newcomers: Sequence[Newcomer], needed: int, repeat: int, clock: datetime) -> datetime:
+    """In process: tick and play each match created until every newcomer of the round has its games.
+
+    The ticks run on a clock of their own, from `clock` (returned as it ends, for the next round): each
+    tick a bot's patience and a second after the last, for a bot past its placement waits that long
+    from its last seating, which the tick dates by its own clock. The clock keeps well within a day
+    of the real one: deviations grow with whole idle days, and the placing bots' brackets with them.
+    """
+    from django.utils import timezone
+
+    from arena.models import ArenaEntry, MatchSeat
+    from matchmaking import matchmaker
+    from matchmaking.house import patience
+    from results.batches import run_match
+
+    played = dict.fromkeys((newcomer.player_id for newcomer in newcomers), 0)
+    step = timedelta(seconds=patience(people=False) + 1.0)
+    ticks = idle = 0
+    while min(played.values()) < needed:
+        if ticks >= TICKS_PER_GAME * needed or idle >= IDLE_TICKS:
+            raise SystemExit(
+                f"round {repeat + 1}: after {ticks} ticks ({idle} in a row without a game for them), "
+                + ", ".join(
+                    f"{newcomer.engine} has {played[newcomer.player_id]}/{needed} games"
+                    for newcomer in newcomers
+                    if played[newcomer.player_id] < needed
+                )
+            )
+        ticks += 1
+        seated = False
+        clock = max(clock + step, timezone.now())
+        for match_id in matchmaker.tick(clock):
+            run_match(match_id)
+            seats = set(MatchSeat.objects.filter(match_id=match_id).values_list("player_id", flat=True))
+            at_table = [newcomer for newcomer in newcomers if newcomer.player_id in seats]
+            for player_id, games in games_of(at_table).items():
+                seated = seated or played[player_id] < needed
+                played[player_id] = games
+                if games >= needed:
+                    ArenaEntry.objects.filter(player_id=player_id, active=True).update(active=False)
+        idle = 0 if seated else idle + 1
+    ArenaEntry.objects.filter(active=True).update(active=False)
+    return clock
+
+
+@contextmanager
+def celery_stack(tag: str) -> Iterator[Callable[[], None]]:
+    """A real Celery worker and beat on the benchmark's queues `tag`, as bench/arena_newcomer.py runs
+    them; yields a check that stops the benchmark when either has died. On the way out, whatever
+    happened, the arena's entries are closed and both processes stopped: nothing keeps playing."""
+    from arena.models import ArenaEntry
+    from bench.trees import start_celery, stop, stop_if_dead
+
+    env = dict(os.environ)
+    processes: list[tuple[str, subprocess.Popen[bytes], Path]] = []
+    try:
+        for role, label in (("beat", "celery beat"), ("worker", "the worker")):
+            processes.append((label, *start_celery(role, tag, env)))
+
+        def check() -> None:
+            for label, process, log in processes:
+                stop_if_dead(process, label, log)
+
+        yield check
+    finally:
+        ArenaEntry.objects.filter(active=True).update(active=False)
+        for _, process, _ in processes:
+            stop(process, timeout_s=20)
+
+
+def play_live(
+    newcomers: Sequence[Newcomer], needed: int, timeout: float, check: Callable[[], None]
+) -> list[tuple[Newcomer, int]]:
+    """Wait, polling the database, until every newcomer has `needed` rated games or `timeout` seconds
+    have passed; then let the matches in play finish. Returns the newcomers short of their games."""
+    from arena.models import ArenaEntry, Match
+
+    started = time.monotonic()
+    shown = -math.inf
+    done: set[int] = set()
+    while True:
+        check()
+        games = games_of(newcomers)
+        # A newcomer with its games leaves the arena: its further games would only cost the others time.
+        finished = [player_id for player_id, count in games.items() if count >= needed and player_id not in done]
+        if finished:
+            ArenaEntry.objects.filter(player_id__in=finished, active=True).update(active=False)
+            done.update(finished)
+        elapsed = time.monotonic() - started
+        over = len(done) == len(newcomers) or elapsed > timeout
+        if over or elapsed - shown >= PROGRESS_SECONDS:
+            shown = elapsed
+            slowest = min(newcomers, key=lambda newcomer: games[newcomer.player_id])
+            counts = ", ".join(
+                f"{newcomer.name.removeprefix('bench-')} {games[newcomer.player_id]}" for newcomer in newcomers
+            )
+            print(
+                f"live {elapsed:.0f} s: rated games {counts} (of {needed}); slowest {slowest.name} "
+                f"{games[slowest.player_id]}",
+                flush=True,
+            )
+        if over:
+            break
+        time.sleep(POLL_SECONDS)
+    ArenaEntry.objects.filter(active=True).update(active=False)
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while Match.objects.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).exists():
+        if time.monotonic() > deadline:
+            print(f"matches still in play after {DRAIN_SECONDS:.0f} s: the ledger holds those finished", flush=True)
+            break
+        check()
+        time.sleep(POLL_SECONDS)
+    games = games_of(newcomers)
+    return [(newcomer, games[newcomer.player_id]) for newcomer in newcomers if games[newcomer.player_id] < needed]
+
+
+def read_arena(
+    newcomers: Sequence[Newcomer],
+    engines: Sequence[str],
+    house: dict[str, int],
+    settled: dict[int, float],
+    checkpoints: Sequence[int],
+) -> tuple[Measure, dict[str, list[str]]]:
+    """The arena's readings from the ledger, and the first tables of each engine's first newcomer.
+
+    `house`: the house bot of each engine; `settled`: the house bots' ratings at the end of the warm-up.
+    Rows are read in id order: the order in which the ratings committed, whatever order matches played in.
+    """
+    from arena.models import MatchSeat
+    from ratings.elo import Z95
+    from ratings.models import RatingChange
+
+    engine_of = {newcomer.player_id: newcomer.engine for newcomer in newcomers}
+    rows = list(
+        RatingChange.objects.filter(game=GAME, player_id__in=[*engine_of, *house.values()])
+        .order_by("id")
+        .values_list("match_id", "player_id", "after", "deviation_after")
+    )
+    # A house bot at the newcomer's own table: its level after that match, as the newcomer's rating is,
+    # whichever of the two rows the commit wrote first.
+    same_match = {(match_id, player_id): after for match_id, player_id, after, _ in rows}
+    level = dict(settled)
+    counts = dict.fromkeys(engine_of, 0)
+    firsts: dict[int, list[int]] = {player_id: [] for player_id in engine_of}
+    arena = new_measure(ARENA, engines, checkpoints)
+    for match_id, player_id, after, deviation in rows:
+        engine = engine_of.get(player_id)
+        if engine is None:
+            level[player_id] = after
+            continue
+        counts[player_id] += 1
+        games = counts[player_id]
+        if games <= checkpoints[0]:
+            firsts[player_id].append(match_id)
+        if games in checkpoints:
+            if deviation is None:
+                raise SystemExit(f"ledger row of match {match_id} without a deviation for newcomer {player_id}")
+            error = abs(after - same_match.get((match_id, house[engine]), level[house[engine]]))
+            arena.readings[engine][games].append(Reading(error, error <= Z95 * deviation))
+
+    firsts_of = {newcomer.engine: firsts[newcomer.player_id] for newcomer in newcomers if newcomer.repeat == 0}
+    tables: dict[int, list[tuple[int, str]]] = {}
+    seats = MatchSeat.objects.filter(match_id__in=[m for ids in firsts_of.values() for m in ids]).order_by("seat")
+    for match_id, player_id, name in seats.values_list("match_id", "player_id", "player__name"):
+        tables.setdefault(match_id, []).append((player_id, name))
+    opponents = {
+        newcomer.engine: [
+            "+".join(name for player_id, name in tables[match_id] if player_id != newcomer.player_id)
+            for match_id in firsts_of[newcomer.engine]
+        ]
+        for newcomer in newcomers
+        if newcomer.repeat == 0
+    }
+    return arena, opponents
+
+
+def other_systems(
+    stream: Sequence[Game],
+    newcomers: Sequence[Newcomer],
+    engines: Sequence[str],
+    rungs: Sequence[Player],
+    house: dict[str, Player],
+    checkpoints: Sequence[int],
+) -> list[Measure]:
+    """TrueSkill and OpenSkill fed the same games, in ledger order, read as the arena is read."""
+    from bench.rating_systems import OpenSkill, TrueSkill
+    from ratings.elo import Z95
+
+    newcomer_engine = {newcomer.player_id: newcomer.engine for newcomer in newcomers}
+    measures = []
     for system in (TrueSkill(), OpenSkill()):
         measure = new_measure(system.name, engines, checkpoints)
         counts: dict[int, int] = {}
@@ -317,14 +590,16 @@ def main() -> None:
         levels = [system.estimate(bot.id)[0] for bot in rungs]
         measure.span = max(levels) - min(levels)
         measures.append(measure)
+    return measures
 
-    print()
-    print(
-        f"{args.repeats} newcomer(s) per engine ({', '.join(engines)}), tables of {args.size}, "
-        f"after {args.warmup} warm-up rounds of the ladder {', '.join(ladder)}; {len(stream)} rated matches"
-    )
-    for engine in engines:
-        print(f"first {checkpoints[0]} tables of the first new {engine}: {', '.join(opponents[engine])}")
+
+def report(
+    measures: Sequence[Measure], at_entry: dict[str, list[float]], engines: Sequence[str], checkpoints: Sequence[int]
+) -> None:
+    """The tables: the arena's error against its baseline, every system's error and coverage, the common scale."""
+    from django.conf import settings
+
+    arena = measures[0]
     print("\nArena: mean |newcomer - house bot of its engine| in rating points, and its ratio to the error at entry\n")
     print(
         "| engine | at entry (baseline) | "
@@ -383,14 +658,6 @@ def main() -> None:
         f"\narena / TrueSkill, mean error after {at} games on the arena's scale: {fmt(arena.mean_error(at))} / "
         f"{fmt(on_scale)} = {fmt(ratio, 2)}"
     )
-
-    if args.replay_check:
-        replayed = verify_ratings(GAME)  # raises LedgerMismatch at the first difference
-        rows = RatingChange.objects.filter(game=GAME).count()
-        print(
-            f"ledger replay: the {rows} ledger rows of {len(stream)} matches replay every rating and deviation "
-            f"of the {len(replayed)} rated players exactly"
-        )
 
 
 def ledger_games() -> list[Game]:

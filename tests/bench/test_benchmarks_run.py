@@ -38,6 +38,11 @@ BENCHMARKS = {
         ["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2,4", "--replay-check"],
         "| ratio |",
     ),
+    # Live: a real Celery worker and beat play the newcomers; the report comes from the ledger afterwards.
+    "arena placement, live": (
+        ["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2,4", "--replay-check", "--live"],
+        "live: a Celery worker (concurrency 2) and beat",
+    ),
     "bot round trip": (["bot_roundtrip.py", "--moves", "40", "--starts", "2"], "sandbox start-up"),
     "search budget": (
         ["search_budget.py", "--a", "4", "--b", "4", "--games", "2", "--workers", "1"],
