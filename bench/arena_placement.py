@@ -323,7 +323,7 @@ def main() -> None:
                 f"bots (ARENA_HOUSE_AFTER_SECONDS_BOTS{shortened})"
             )
         else:
-            waited = f"all of its {needed} games within placement ({placement} games): house bots at once"
+            waited = f"each newcomer's {needed} games within its placement ({placement} games): house bots at once"
         how = f"live: a Celery worker (concurrency 2) and beat, all newcomers at once, played in {played}; {waited}"
     else:
         clock = timezone.now()
