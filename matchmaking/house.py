@@ -23,8 +23,8 @@ The bracket is only as good as the rungs' own ratings, so it is taken among the 
 deviation, grown with idle days, at most SETTLED_DEVIATION; an unrated rung is not settled) whenever
 enough of the free rungs are settled to fill the table, else among all free rungs. A rung added to the
 ladder, or every rung of a fresh database, is unsettled: it gets its games as any other anchor's least
-met rung, or at once from `manage.py settle_house_ladder`, which plays the ladder's rungs against their
-neighbours until each is settled.
+met rung, or at once from `manage.py settle_house_ladder`, which plays the ladder's rungs against those
+one and two steps away until each is settled and their ratings are in ladder order.
 """
 
 from __future__ import annotations

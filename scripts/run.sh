@@ -47,7 +47,7 @@ eval "$SERVICES"
 "$PY" manage.py migrate --no-input -v 0
 "$PY" manage.py ensure_builtin_bots
 # Placing bots are bracketed by settled rungs: a fresh database's ladder is unrated, so it plays its
-# neighbouring rungs first (about 15 s on one core the first time, bounded by --rounds; nothing after).
+# rungs near each other first (about 45 s on one core the first time, bounded by --rounds; nothing after).
 "$PY" manage.py settle_house_ladder --rounds 40
 
 # Redis unreachable: tasks run in-process, so no worker or beat.

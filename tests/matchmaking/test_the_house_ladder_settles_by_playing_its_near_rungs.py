@@ -1,5 +1,6 @@
-"""`manage.py settle_house_ladder`: rated games between neighbouring rungs of the house ladder until every
-rung's deviation is at most the settled one, through the match core (rated once, in the ledger)."""
+"""`manage.py settle_house_ladder`: rated games between near rungs of the house ladder until every rung's
+deviation is at most the settled one and the ratings are in ladder order, through the match core (rated
+once, in the ledger)."""
 
 from __future__ import annotations
 
@@ -40,17 +41,19 @@ def pairs_played() -> dict[frozenset[str], int]:
     return played
 
 
-def test_an_unrated_ladder_is_settled_by_games_between_neighbouring_rungs_and_a_second_run_plays_nothing(rungs) -> None:
+def test_an_unrated_ladder_is_settled_by_games_between_near_rungs_and_a_second_run_plays_nothing(rungs) -> None:
     out, err = settle("--rounds", "60")
-    assert "round 1/60: 2 games, unsettled random 1500 ± 350, noisy-greedy-45 1500 ± 350, greedy 1500 ± 350" in out
+    assert "round 1/60: 3 games, unsettled random 1500 ± 350, noisy-greedy-45 1500 ± 350, greedy 1500 ± 350" in out
     assert "the house ladder is settled" in out and err == ""
     for rung in rungs:
         assert Rating.objects.get(player=rung, game=GAME).deviation <= SETTLED_DEVIATION
+    ratings = [Rating.objects.get(player=rung, game=GAME).rating for rung in rungs]
+    assert ratings == sorted(ratings)  # in ladder order, by strength
     matches = Match.objects.filter(game=GAME)
     assert matches.count() == matches.filter(kind=Match.Kind.RANKED, status=Match.Status.FINISHED, rated=True).count()
     played = pairs_played()
-    # Neighbours only: random and greedy, two rungs apart, never meet.
-    assert set(played) == {frozenset(LADDER[:2]), frozenset(LADDER[1:])}
+    # Rungs one and two steps apart: every pair of this short ladder.
+    assert set(played) == {frozenset(LADDER[:2]), frozenset(LADDER[1:]), frozenset(LADDER[::2])}
     # Each pair takes the first seat in turns.
     for names in played:
         first = [
@@ -72,21 +75,36 @@ def test_an_unrated_ladder_is_settled_by_games_between_neighbouring_rungs_and_a_
 def test_the_round_bound_stops_it_and_says_which_rungs_are_still_unsettled(rungs) -> None:
     out, err = settle("--rounds", "2")
     assert [line.split(":")[0] for line in out.splitlines()] == ["round 1/2", "round 2/2"]
-    assert "stopped at the bound of 2 rounds (4 games" in err and "random" in err
-    assert Match.objects.filter(kind=Match.Kind.RANKED, status=Match.Status.FINISHED).count() == 4
+    assert "stopped at the bound of 2 rounds (6 games" in err and "random" in err
+    assert Match.objects.filter(kind=Match.Kind.RANKED, status=Match.Status.FINISHED).count() == 6
     assert any(row.deviation > SETTLED_DEVIATION for row in Rating.objects.filter(game=GAME))
 
 
-def test_only_an_unsettled_rung_plays_and_only_against_its_neighbours(rungs) -> None:
-    # Settled rungs, but random idle for a year: its deviation has grown back above the settled one.
+def test_only_an_unsettled_rung_plays_and_only_against_the_rungs_near_it(settings, rungs) -> None:
+    settings.ARENA_HOUSE_LADDER = [*LADDER, "search"]
+    rungs = [*rungs, Player.objects.get(name="search", owner=None)]
+    # Settled rungs in order, but random idle for a year: its deviation has grown back above the settled one.
     now = timezone.now()
-    for rung, rated_at in zip(rungs, [now - timedelta(days=365), now, now], strict=True):
+    idle = [now - timedelta(days=365), now, now, now]
+    for rung, rating, rated_at in zip(rungs, [1100, 1400, 1700, 1900], idle, strict=True):
         Rating.objects.create(
-            player=rung, game=GAME, kind="bot", rating=1500.0, deviation=30.0, games=100, rated_at=rated_at
+            player=rung, game=GAME, kind="bot", rating=rating, deviation=30.0, games=100, rated_at=rated_at
         )
     out, _ = settle("--rounds", "1")
-    assert "unsettled random 1500 ± 193" in out and "noisy-greedy-45 1500" not in out.splitlines()[0]
-    assert pairs_played() == {frozenset(LADDER[:2]): 1}
+    assert "unsettled random 1100 ± 193" in out and "noisy-greedy-45" not in out.splitlines()[0]
+    # One and two steps up; search, three steps away, is left alone.
+    assert pairs_played() == {frozenset(LADDER[:2]): 1, frozenset(LADDER[::2]): 1}
+
+
+def test_sure_ratings_out_of_ladder_order_are_not_settled(rungs) -> None:
+    now = timezone.now()
+    for rung, rating in zip(rungs, [1700.0, 1500.0, 1300.0], strict=True):
+        Rating.objects.create(
+            player=rung, game=GAME, kind="bot", rating=rating, deviation=30.0, games=100, rated_at=now
+        )
+    out, err = settle("--rounds", "1")
+    assert "round 1/1: 3 games, unsettled random 1700 ± 30, noisy-greedy-45 1500 ± 30, greedy 1300 ± 30" in out
+    assert "out of ladder order" in err
 
 
 def test_an_unknown_game_or_an_empty_ladder_is_refused(rungs, settings) -> None:

@@ -1,12 +1,15 @@
-"""Settle the house ladder: rated games between neighbouring rungs until every rung's deviation is low.
+"""Settle the house ladder: rated games between near rungs until every rung is sure and in its place.
 
 A placing bot is bracketed by the rungs' ratings (matchmaking.house), which are worth that only once
 settled. In a fresh database, or after rungs were added to the ladder, they are unrated and would
-settle only as the arena happens to seat them; this plays them now. Each round, every rung still
-unsettled (current deviation above --until-deviation) plays one two-player ranked game against each
-of its neighbours in ladder order, which is by strength: the games near even odds that tell most,
-and a bounded cost, since the slow engines (search) meet only their neighbours, not the whole
-ladder. The first seat goes to whichever of the two has had it less often against the other.
+settle only as the arena happens to seat them; this plays them now. A rung is settled when its
+current deviation is at most --until-deviation and its rating lies between those of the rungs below
+and above it: the ladder is ordered by strength, and a cold start (every rung at 1500, each early
+game a large move against opponents as unsure) can leave ratings sure but out of order, which a
+deviation alone does not show. Each round, every unsettled rung plays one two-player ranked game
+against each rung one and two steps from it in ladder order: games near even odds, which tell most,
+and a bounded cost, since the slow engines (search) meet only their near rungs. The first seat goes
+to whichever of the two has had it less often against the other.
 
 The games go through the match core (arena.matches.create_match, results.batches.run_match), so each
 result rates the players once and is in the ledger like any other. A settled ladder plays nothing:
@@ -81,18 +84,20 @@ class Command(BaseCommand):
         played = 0
         for number in range(1, rounds + 2):
             state = standing(game, rungs)
-            unsettled = [i for i, rung in enumerate(rungs) if state[rung.id][1] > until]
+            misplaced = out_of_order(rungs, state)
+            unsettled = [i for i, rung in enumerate(rungs) if state[rung.id][1] > until or i in misplaced]
             if not unsettled:
                 self.stdout.write(
-                    f"the house ladder is settled (every deviation at most {until:.0f}) after {played} games "
+                    f"the house ladder is settled (every deviation at most {until:.0f}, the ratings in ladder order)"
+                    f" after {played} games "
                     f"({time.monotonic() - started:.0f} s): {describe(rungs, state)}"
                 )
                 return
             if number > rounds:
                 break
-            # Each unsettled rung with both its neighbours; a pair of two unsettled rungs plays once a round.
+            # Each unsettled rung with the rungs one and two steps away; a pair plays once a round.
             pairs = sorted(
-                {(i - 1, i) for i in unsettled if i > 0} | {(i, i + 1) for i in unsettled if i + 1 < len(rungs)}
+                {(min(i, j), max(i, j)) for i in unsettled for j in (i - 2, i - 1, i + 1, i + 2) if 0 <= j < len(rungs)}
             )
             self.stdout.write(
                 f"round {number}/{rounds}: {len(pairs)} games, unsettled "
@@ -109,7 +114,8 @@ class Command(BaseCommand):
                 played += 1
         self.stderr.write(
             f"stopped at the bound of {rounds} rounds ({played} games, {time.monotonic() - started:.0f} s) "
-            f"with rungs still above {until:.0f}: {describe(rungs, state)}; run the command again to go on"
+            f"with rungs still above {until:.0f} or out of ladder order: {describe(rungs, state)}; run the command "
+            "again to go on"
         )
 
 
@@ -123,6 +129,15 @@ def standing(game: str, rungs: list[Player]) -> dict[int, tuple[float, float]]:
     for player_id, rating, deviation, rated_at in rows:
         found[player_id] = (rating, current_deviation(deviation, rated_at, now))
     return found
+
+
+def out_of_order(rungs: list[Player], state: dict[int, tuple[float, float]]) -> set[int]:
+    """The rungs rated at or above the next rung up, and that rung (indexes in ladder order)."""
+    misplaced: set[int] = set()
+    for i in range(len(rungs) - 1):
+        if state[rungs[i].id][0] >= state[rungs[i + 1].id][0]:
+            misplaced |= {i, i + 1}
+    return misplaced
 
 
 def describe(rungs: list[Player], state: dict[int, tuple[float, float]]) -> str:
