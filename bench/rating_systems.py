@@ -3,7 +3,8 @@
 Bots of known kinds (random, ε-greedy mixes, greedy, search at two budgets) play a simulated
 arena, in this process, with the rules package: a house ladder (random, greedy, search-fast) plays
 on throughout; newcomers of every kind join, play their first 10 games at tables of 2 or 3 with the
-house bots nearest to their current (arena) rating, then mixed tables of 2 to 4 with the other
+house bots nearest to their current (arena) rating (with `--spread F`, nearest to it minus and plus F
+deviations), then mixed tables of 2 to 4 with the other
 active bots, and leave after 30 to 60 games. ("search", the ladder's top rung in the arena, is left
 out: its games cost ten times a greedy one's.) Every game's
 result goes, in the same order, to:
@@ -38,7 +39,8 @@ on each scale is the system's own). Reported, for each system:
   against the first fifth, and against the second fifth (once the house has settled), and its
   largest excursion from the first fifth's mean.
 
-    python bench/rating_systems.py [--games 2500] [--seed 1] [--quick]
+    python bench/rating_systems.py [--games 2500] [--seed 1] [--quick] [--shares 0.25,0.75]
+        [--house random,eps-0.75,eps-0.5,eps-0.25,greedy,search-fast] [--spread 1]
 
 Games are cached in bench/results/rating_systems_games.json (by seats and seed), so a second run
 takes seconds; the first full run plays 2500 games (33 minutes on the busy 2-core benchmark
@@ -159,6 +161,8 @@ class Population:
 
     house: tuple[str, ...] = HOUSE
     newcomers: tuple[str, ...] = NEWCOMER_KINDS
+    # Placement meets the house bots nearest the rating (0), or nearest it minus and plus this many deviations.
+    spread: float = 0.0
 
 
 def arena_stream(
@@ -183,10 +187,24 @@ def arena_stream(
                 active.append(players[-1].id)
             focus = min(active, key=lambda i: (players[i].games, i))
             if players[focus].games < PLACEMENT_GAMES:
-                # Placement: the house bots nearest to the newcomer's current rating (the arena's).
-                estimate = matchmaker.estimate(focus)[0]
-                nearest = sorted(house, key=lambda h: (abs(matchmaker.estimate(h)[0] - estimate), h))
-                others = nearest[: min(size, 3) - 1]
+                # Placement: the house bots nearest to the newcomer's current rating (the arena's), or
+                # with --spread, those nearest its rating minus and plus `spread` deviations.
+                estimate, deviation = matchmaker.estimate(focus)
+                seats = min(size, 3) - 1
+                if kinds.spread:
+                    reach = kinds.spread * deviation
+                    ends = [estimate - reach, estimate + reach]
+                    targets = ends if seats == 2 else [ends[players[focus].games % 2]]
+                    others = []
+                    for target in targets:
+                        rungs = sorted(
+                            (h for h in house if h not in others),
+                            key=lambda h: (abs(matchmaker.estimate(h)[0] - target), h),
+                        )
+                        others.append(rungs[0])
+                else:
+                    nearest = sorted(house, key=lambda h: (abs(matchmaker.estimate(h)[0] - estimate), h))
+                    others = nearest[:seats]
             else:
                 others = rng.sample([i for i in active + house if i != focus], size - 1)
             table = [focus, *others]
@@ -550,10 +568,18 @@ def main(argv: Sequence[str] | None = None, write: Callable[[str], None] = print
     parser.add_argument("--house", default=",".join(HOUSE), help="the house ladder's kinds")
     parser.add_argument("--newcomers", default=",".join(NEWCOMER_KINDS), help="the newcomers' kinds, in turn")
     parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="placement meets the house bots nearest the rating -/+ this many deviations (default 0: nearest)",
+    )
+    parser.add_argument(
         "--shares", default="", help="other margin shares of rule 2 to compare on the same games, e.g. 0.25,0.75,1"
     )
     args = parser.parse_args(argv)
-    kinds = Population(tuple(args.house.split(",")), tuple(args.newcomers.split(",")))
+    if args.spread < 0:
+        parser.error(f"--spread: 0 or more deviations, not {args.spread}")
+    kinds = Population(tuple(args.house.split(",")), tuple(args.newcomers.split(",")), args.spread)
     for kind in {*kinds.house, *kinds.newcomers}:
         make_bot(kind, 0)  # an unknown kind fails here, with its name
     count, warmup = (600, 100) if args.quick else (args.games, args.warmup)
