@@ -13,13 +13,16 @@ commit order (the ratings lock its rating row), like any other player. A bot tha
 house bot (a built-in engine without an owner) waits for real opponents.
 
 Placement: a bot still placing (fewer than ARENA_BOT_PLACEMENT_GAMES rated games, or a new version
-still provisional) is seated with house bots alone, at once, without waiting, chosen by bracket:
-the rungs rated nearest R - D and R + D (R its rating, D its current deviation), then those nearest
-R. Its first games thus face a rung on either side of where it may lie; as its deviation shrinks
-the two rungs move inward, towards the opponents that tell most about it. Ties go to the rung it
-has met least, then the lower id, so the choice is deterministic.
+still provisional) is seated with house bots alone, at once, without waiting: the rung rated
+nearest below its rating and the one nearest above (at a table with one house seat, the side it has
+met less), then the next nearest. A game tells most between players near even odds, and while the
+bot's rating is unsure that is still where the rungs tell most on average over where it may truly lie:
+rungs one or half a deviation either side of it placed newcomers worse in simulated arenas with six
+rungs (bench/rating_systems.py --spread 1 and 0.5 against 0: a mean error after 10 games of 0.110 and
+0.099 of the ladder's span against 0.089; docs/ratings.md). Ties go to the rung it has met least, then
+the lower id, so the choice is deterministic.
 
-The bracket is only as good as the rungs' own ratings, so it is taken among the settled rungs (current
+The choice is only as good as the rungs' own ratings, so it is made among the settled rungs (current
 deviation, grown with idle days, at most SETTLED_DEVIATION; an unrated rung is not settled) whenever
 enough of the free rungs are settled to fill the table, else among all free rungs. A rung added to the
 ladder, or every rung of a fresh database, is unsettled: it gets its games as any other anchor's least
@@ -48,14 +51,9 @@ from ratings.models import Rating, current_deviation
 log = logging.getLogger(__name__)
 _warned: set[str] = set()
 
-# A placing bot meets the rungs nearest its rating plus and minus this many deviations. One, not the
-# 95% interval's 1.96: a game against an opponent 1.96 D away is won or lost almost surely wherever
-# in its interval the bot truly lies, so it tells little (an Elo game tells most near even odds);
-# one deviation still brackets the bot and closes in as fast as the deviation does.
-BRACKET_DEVIATIONS = 1.0
-# A rung is settled, fit to bracket a placing bot, when its current deviation is at most this. The rungs
-# are 100 to 150 Elo apart: a rung known to within about one step keeps the bracket's ends on the right
-# rung or the next one, where at the provisional deviation (150) a rung's 95% interval spans two steps
+# A rung is settled, fit to place a bot, when its current deviation is at most this. The rungs
+# are 100 to 150 Elo apart: a rung known to within about one step is the rung nearest the bot or the
+# next one, where at the provisional deviation (150) a rung's 95% interval spans two steps
 # either way. Reaching it from 350 takes about a dozen games against near neighbours, reaching 50 would
 # take about four times as many (a deviation falls as one over the root of the games).
 SETTLED_DEVIATION = 100.0
@@ -159,14 +157,13 @@ class HouseBots:
         members: Sequence[Waiting],
         meetings: Meetings,
         count: int,
-        deviation: float | None = None,
+        placing: bool = False,
         now: datetime | None = None,
     ) -> list[Player]:
-        """`count` house bots for the anchor's table. A bot still placing, whose current `deviation` is
-        given, meets the rungs nearest its rating minus and plus BRACKET_DEVIATIONS deviations, then
-        the nearest to its rating, among the rungs settled at `now` when at least `count` of the free
-        ones are; any other anchor the rungs it has met least, then the nearest in rating. Ties go to
-        the rung met least, then the lower id."""
+        """`count` house bots for the anchor's table. A bot still `placing` meets the rung rated nearest
+        below its rating and the nearest above, then the next nearest, among the rungs settled at `now`
+        when at least `count` of the free ones are; any other anchor the rungs it has met least, then
+        the nearest in rating. Ties go to the rung met least, then the lower id."""
         seated = {member.entry.player_id for member in members}
         free = [bot for bot in self.players if bot.id not in seated]
 
@@ -179,11 +176,11 @@ class HouseBots:
         def apart(bot: Player, target: float) -> float:
             return abs(rating(bot) - target)
 
-        if deviation is None:
+        if not placing:
             free.sort(key=lambda bot: (met(bot), apart(bot, anchor.rating), bot.id))
             return free[:count]
 
-        # An unsettled rung's rating may be a step or more off: bracketing by it would place the bot
+        # An unsettled rung's rating may be a step or more off: choosing by it would place the bot
         # by a guess. Left out when the settled rungs can fill the table, so that a bot placing while
         # the ladder settles still gets its games.
         if now is None:
@@ -192,23 +189,21 @@ class HouseBots:
         if len(settled) >= count:
             free = settled
 
-        def nearest(target: float) -> Player:
-            return min(free, key=lambda bot: (apart(bot, target), met(bot), bot.id))
+        def below(bot: Player) -> bool:
+            return rating(bot) < anchor.rating
 
-        spread = BRACKET_DEVIATIONS * deviation
-        below = sum(met(bot) for bot in self.players if rating(bot) < anchor.rating)
-        above = sum(met(bot) for bot in self.players if rating(bot) >= anchor.rating)
-        # A table with one house seat takes the side the anchor has met less (the lower on a tie), so
-        # that a bot placed at tables of two meets rungs below and above it in turn; counting rungs
-        # one by one would instead walk up one side while each new end found a rung not met yet.
-        ends = [anchor.rating - spread, anchor.rating + spread]
-        if above < below:
-            ends.reverse()
+        met_below = sum(met(bot) for bot in self.players if below(bot))
+        met_above = sum(met(bot) for bot in self.players if not below(bot))
+        # A table with one house seat takes the side the anchor has met less (below on a tie), so that
+        # a bot placed at tables of two meets the rungs below and above it in turn.
+        sides = [True, False] if met_below <= met_above else [False, True]
         chosen: list[Player] = []
-        for target in [*ends, *[anchor.rating] * max(0, count - len(ends))][:count]:
+        for seat in range(count):
             if not free:
                 break
-            bot = nearest(target)
+            # One rung from each side first (either side may be empty beyond the ladder's ends).
+            side = [bot for bot in free if below(bot) == sides[seat]] if seat < len(sides) else []
+            bot = min(side or free, key=lambda bot: (apart(bot, anchor.rating), met(bot), bot.id))
             chosen.append(bot)
             free.remove(bot)
         return chosen

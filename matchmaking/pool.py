@@ -31,8 +31,8 @@ from matchmaking.house import HouseBots, is_placing, patience
 from matchmaking.meetings import count_meetings
 from matchmaking.pairing import Meetings, Waiting, owner_of, pick_tables, shares_an_owner
 from play import engine
-from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING
-from ratings.models import Rating, current_deviation
+from ratings.elo import INITIAL_RATING
+from ratings.models import Rating
 
 PLAYING = (Match.Status.QUEUED, Match.Status.RUNNING)
 # How many later moments an explanation tries when looking for the first one that seats the entry.
@@ -45,8 +45,6 @@ class Stats(NamedTuple):
     rating: float = INITIAL_RATING
     games: int = 0
     provisional_left: int = 0
-    deviation: float = INITIAL_DEVIATION
-    rated_at: datetime | None = None
 
 
 class Branch(StrEnum):
@@ -83,21 +81,12 @@ class Pool:
 
     @cached_property
     def stats(self) -> dict[int, Stats]:
-        """Per player: rating, rated games, provisional games left, deviation and last rated game."""
+        """Per player: rating, rated games and provisional games left."""
         rows = Rating.objects.filter(game=self.game, player_id__in=[entry.player_id for entry in self.entries])
-        return {
-            row[0]: Stats(*row[1:])
-            for row in rows.values_list("player_id", "rating", "games", "provisional_left", "deviation", "rated_at")
-        }
+        return {row[0]: Stats(*row[1:]) for row in rows.values_list("player_id", "rating", "games", "provisional_left")}
 
     def stats_of(self, player_id: int) -> Stats:
         return self.stats.get(player_id, Stats())
-
-    def placement_deviation(self, waiting: Waiting, now: datetime) -> float:
-        """The deviation the placing bot's house rungs are chosen by: grown with its idle days, as the
-        ratings will rate its next game (ratings.models.current_deviation)."""
-        stats = self.stats_of(waiting.entry.player_id)
-        return current_deviation(stats.deviation, stats.rated_at, now)
 
     @cached_property
     def waiting(self) -> list[Waiting]:
@@ -168,8 +157,7 @@ class Pool:
                     continue
                 if abs(other.rating - anchor.rating) <= max(window, other.window(now)):
                     members.append(other)
-            deviation = self.placement_deviation(anchor, now) if placement else None
-            house = self.house.choose(anchor, members, self.meetings, self.size - len(members), deviation, now=now)
+            house = self.house.choose(anchor, members, self.meetings, self.size - len(members), placement, now=now)
             if len(house) < self.size - len(members):
                 continue  # no ladder configured: they wait for real opponents
             tables.append(Table(members, house, Branch.PLACEMENT if placement else Branch.HOUSE))

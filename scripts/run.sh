@@ -46,7 +46,7 @@ eval "$SERVICES"
 
 "$PY" manage.py migrate --no-input -v 0
 "$PY" manage.py ensure_builtin_bots
-# Placing bots are bracketed by settled rungs: a fresh database's ladder is unrated, so it plays its
+# Placing bots meet settled rungs: a fresh database's ladder is unrated, so it plays its
 # rungs near each other first (about 45 s on one core the first time, bounded by --rounds; nothing after).
 "$PY" manage.py settle_house_ladder --rounds 40
 

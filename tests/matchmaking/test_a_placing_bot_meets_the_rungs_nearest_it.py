@@ -1,5 +1,5 @@
-"""Placement by bracket: a bot still placing meets the house rungs rated nearest R - D and R + D (its
-rating R, its current deviation D), moving inward as D shrinks; a placed bot meets the least met first."""
+"""Placement: a bot still placing meets the house rung rated nearest below its rating and the nearest above,
+then the next nearest, following its rating as it moves; a placed bot meets the least met first."""
 
 from __future__ import annotations
 
@@ -50,29 +50,35 @@ def play_one_table(player: Player, now: datetime) -> list[Player]:
     return house
 
 
-def test_a_placing_bot_is_seated_with_the_rungs_nearest_its_rating_minus_and_plus_its_deviation(rungs) -> None:
-    # R = 1350, D = 250: R - D = 1100 (the second rung), R + D = 1600 (the seventh).
-    player = newcomer(3, rating=1350.0, deviation=250.0)
+def test_a_placing_bot_is_seated_with_the_rungs_nearest_below_and_above_its_rating(rungs) -> None:
+    # R = 1320: 1300 is nearest below, 1400 nearest above (not 1200, nearer than 1400 but on the same side).
+    player = newcomer(3, rating=1320.0, deviation=350.0)
     house = play_one_table(player, timezone.now())
-    assert {bot.id for bot in house} == {rungs[1].id, rungs[6].id}
+    assert {bot.id for bot in house} == {rungs[3].id, rungs[4].id}
 
 
-def test_as_its_deviation_shrinks_the_rungs_it_meets_move_inward(rungs) -> None:
+def test_the_rungs_it_meets_follow_its_rating_whatever_its_deviation(rungs) -> None:
     player = newcomer(3, rating=1350.0, deviation=350.0)
     now = timezone.now()
     met = []
-    for games, deviation in enumerate([350.0, 250.0, 150.0, 50.0]):
-        Rating.objects.filter(player=player, game=GAME).update(deviation=deviation, games=games)
+    for games, (rating, deviation) in enumerate([(1350.0, 350.0), (1350.0, 50.0), (1650.0, 200.0), (1050.0, 100.0)]):
+        Rating.objects.filter(player=player, game=GAME).update(rating=rating, deviation=deviation, games=games)
         now += timedelta(seconds=1)
         met.append({bot.id for bot in play_one_table(player, now)})
-    assert met == [{rungs[i].id, rungs[7 - i].id} for i in range(4)]
+    assert met == [{rungs[3].id, rungs[4].id}] * 2 + [{rungs[6].id, rungs[7].id}, {rungs[0].id, rungs[1].id}]
 
 
-def test_a_third_house_seat_goes_to_the_rung_nearest_the_rating_itself(rungs) -> None:
-    # R = 1360, D = 250: the ends 1110 and 1610 take the second and seventh rungs; 1360 is nearest 1400.
+def test_a_third_house_seat_goes_to_the_next_nearest_rung(rungs) -> None:
+    # R = 1360: 1300 below, 1400 above, then 1500 (140 away) before 1200 (160 away).
     player = newcomer(4, rating=1360.0, deviation=250.0)
     house = play_one_table(player, timezone.now())
-    assert {bot.id for bot in house} == {rungs[1].id, rungs[6].id, rungs[4].id}
+    assert {bot.id for bot in house} == {rungs[3].id, rungs[4].id, rungs[5].id}
+
+
+def test_above_the_ladders_top_the_two_highest_rungs_are_the_nearest(rungs) -> None:
+    player = newcomer(3, rating=1900.0, deviation=150.0)
+    house = play_one_table(player, timezone.now())
+    assert {bot.id for bot in house} == {rungs[6].id, rungs[7].id}
 
 
 def test_at_tables_of_two_a_placing_bot_meets_the_lower_and_the_upper_rung_in_turn(rungs) -> None:
@@ -83,28 +89,18 @@ def test_at_tables_of_two_a_placing_bot_meets_the_lower_and_the_upper_rung_in_tu
         now += timedelta(seconds=1)
         (bot,) = play_one_table(player, now)
         met.append(bot.id)
-    assert met == [rungs[1].id, rungs[6].id, rungs[1].id, rungs[6].id]
+    assert met == [rungs[3].id, rungs[4].id, rungs[3].id, rungs[4].id]
 
 
-def test_at_tables_of_two_the_side_it_has_met_less_comes_next_even_when_the_other_has_a_new_rung(rungs) -> None:
+def test_at_tables_of_two_the_side_it_has_met_less_comes_next(rungs) -> None:
     player = newcomer(2, rating=1350.0, deviation=250.0)
     now = timezone.now()
     (first,) = play_one_table(player, now)
-    assert first.id == rungs[1].id  # below it, at 1100
-    # It won and rose: R - D is now 1200, a rung it has not met, but it has met only rungs below it.
+    assert first.id == rungs[3].id  # below it, at 1300
+    # It won and rose to 1450: 1400 is now nearest and below it, but it has met only rungs below it.
     Rating.objects.filter(player=player, game=GAME).update(rating=1450.0, games=1)
     (second,) = play_one_table(player, now + timedelta(seconds=1))
-    assert second.id == rungs[7].id  # above it, nearest 1700
-
-
-def test_the_deviation_that_brackets_a_returning_bot_is_grown_by_its_idle_days(rungs) -> None:
-    # A new version (provisional) of a bot settled at D = 30, idle 216 days: sqrt(30² + 10² x 216) = 150,
-    # so the rungs are those nearest 1200 and 1500, not those nearest 1320 and 1380.
-    now = timezone.now()
-    rated_at = now - timedelta(days=216, hours=1)
-    player = newcomer(3, rating=1350.0, deviation=30.0, games=40, provisional_left=5, rated_at=rated_at)
-    house = play_one_table(player, now)
-    assert {bot.id for bot in house} == {rungs[2].id, rungs[5].id}
+    assert second.id == rungs[5].id  # above it, at 1500
 
 
 def test_a_placed_bot_meets_the_rungs_it_has_met_least_first_then_the_nearest(rungs, settings) -> None:

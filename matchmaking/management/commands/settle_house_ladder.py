@@ -1,6 +1,6 @@
 """Settle the house ladder: rated games between near rungs until every rung is sure and in its place.
 
-A placing bot is bracketed by the rungs' ratings (matchmaking.house), which are worth that only once
+A placing bot meets the rungs rated nearest it (matchmaking.house), which are worth that only once
 settled. In a fresh database, or after rungs were added to the ladder, they are unrated and would
 settle only as the arena happens to seat them; this plays them now. A rung is settled when its
 current deviation is at most --until-deviation and its rating lies between those of the rungs below
