@@ -19,7 +19,9 @@ from .conftest import BOTS, FAKE_OBSERVATION, ROOT, TEST_BASE_UID, TEST_SLOTS, T
 LIFECYCLE_UID = TEST_BASE_UID + TEST_SLOTS  # a slot of its own, so the other tests' checks stay exact
 
 
-def _wait_until_gone(uid: int, timeout_s: float = 5.0) -> list[int]:
+def _wait_until_gone(uid: int, timeout_s: float = 30.0) -> list[int]:
+    # Returns as soon as the processes are gone; the bound only ends a wait that a starved machine
+    # (the killer's timer waiting for a CPU) may stretch well past the bot's own limit.
     deadline = time.monotonic() + timeout_s
     while processes_of(uid) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -61,7 +63,7 @@ def test_a_bot_past_the_match_wall_clock_is_killed_even_when_nobody_asks(sandbox
     uid = bot.uid
     assert bot.act(FAKE_OBSERVATION).ok
     assert processes_of(uid)
-    assert _wait_until_gone(uid, 3.0) == []
+    assert _wait_until_gone(uid) == []
     result = bot.act(FAKE_OBSERVATION)
     bot.close()
     assert result.status == TIMEOUT
