@@ -11,6 +11,7 @@ import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
+from arena.builtin import BUILTIN_BOTS
 from botclient import limits as bot_limits
 from common.database import connect_timeout, database_settings, process_kind
 from common.env import env_bool, env_float, env_int, env_list, env_str
@@ -213,21 +214,9 @@ ARENA_MAX_TIMEOUTS = env_int("ARENA_MAX_TIMEOUTS", 3)
 # House bots (matchmaking/house.py), one family for both arena pools: the built-in ladder that fills
 # the empty seats, and how long a bot / a person waits without a full table before it does.
 # The old names (common/renamed_settings.py) still work for this release, with a warning.
-# The ladder is ordered by strength; the noisy greedy rungs (greedy with P% random moves) fill the gap of
-# about 550 Elo between random and greedy, so that neighbouring rungs are about 100 to 150 apart.
-ARENA_HOUSE_LADDER = env_list(
-    renamed_env("ARENA_HOUSE_LADDER"),
-    [
-        "random",
-        "noisy-greedy-65",
-        "noisy-greedy-45",
-        "noisy-greedy-25",
-        "noisy-greedy-15",
-        "greedy",
-        "search-fast",
-        "search",
-    ],
-)
+# The ladder is ordered by strength: by default every built-in bot (arena/builtin.py), whose noisy greedy
+# rungs (greedy with P% random moves) fill the gap of about 550 Elo between random and greedy.
+ARENA_HOUSE_LADDER = env_list(renamed_env("ARENA_HOUSE_LADDER"), list(BUILTIN_BOTS))
 ARENA_HOUSE_AFTER_SECONDS_BOTS = env_float(renamed_env("ARENA_HOUSE_AFTER_SECONDS_BOTS"), 10.0)
 ARENA_HOUSE_AFTER_SECONDS_PEOPLE = env_float(renamed_env("ARENA_HOUSE_AFTER_SECONDS_PEOPLE"), 30.0)
 # A bot with fewer rated games (or a new version still provisional) plays house bots only: its placement.
