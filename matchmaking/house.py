@@ -27,7 +27,9 @@ deviation, grown with idle days, at most SETTLED_DEVIATION; an unrated rung is n
 enough of the free rungs are settled to fill the table, else among all free rungs. A rung added to the
 ladder, or every rung of a fresh database, is unsettled: it gets its games as any other anchor's least
 met rung, or at once from `manage.py settle_house_ladder`, which plays the ladder's rungs against those
-one and two steps away until each is settled and their ratings are in ladder order.
+one and two steps away until each is settled and their ratings are in ladder order. A settled rung is
+also pinned (ratings.pinning): its games with others rate them against it and leave its own rating
+as it is, so placing bots do not move the rungs that place them.
 """
 
 from __future__ import annotations
@@ -47,16 +49,10 @@ from games.part_du_chef.bots import is_bot_name
 from matchmaking.pairing import Meetings, Waiting, pair
 from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING
 from ratings.models import Rating, current_deviation
+from ratings.pinning import SETTLED_DEVIATION
 
 log = logging.getLogger(__name__)
 _warned: set[str] = set()
-
-# A rung is settled, fit to place a bot, when its current deviation is at most this. The rungs
-# are 100 to 150 Elo apart: a rung known to within about one step is the rung nearest the bot or the
-# next one, where at the provisional deviation (150) a rung's 95% interval spans two steps
-# either way. Reaching it from 350 takes about a dozen games against near neighbours, reaching 50 would
-# take about four times as many (a deviation falls as one over the root of the games).
-SETTLED_DEVIATION = 100.0
 
 
 def setting(name: str) -> Any:

@@ -8,7 +8,7 @@ that the ratings and deviations follow from the match results.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db import transaction
@@ -38,6 +38,7 @@ from ratings.elo import (
 )
 from ratings.leaderboard import index
 from ratings.models import Rating, RatingChange, current_deviation
+from ratings.pinning import may_pin, pinned
 
 
 @dataclass(frozen=True)
@@ -90,20 +91,21 @@ Changes = dict[tuple[int, int], SeatChange]
 def rate(results: Sequence[GameResult], *, along: Callable[[Changes], Sequence[Statement]] | None = None) -> Changes:
     """Move the ratings of these rated matches once each, in the given order; the changes written.
 
-    Must run inside the transaction that commits the results. The rating rows of every match are
-    locked first, all at once, per game in ascending player id: batches that share players queue up
-    instead of deadlocking. Each match is then rated on those rows in the given order (the commit
-    order its players see), one ledger row per seat; a second rating of a match breaks the unique
-    (match, player) of the ledger and fails the whole transaction. Each player's deviation first
-    grows by its idle time, then the game's rating and deviation come from ratings.elo.rate_game.
-    The ledger rows, the rating rows and the histogram are written here, once for the batch, and the
-    leaderboard index follows on commit.
+        Must run inside the transaction that commits the results. The rating rows of every match are
+        locked first, all at once, per game in ascending player id: batches that share players queue up
+        instead of deadlocking. Each match is then rated on those rows in the given order (the commit
+        order its players see), one ledger row per seat; a second rating of a match breaks the unique
+        (match, player) of the ledger and fails the whole transaction. Each player's deviation first
+        grows by its idle time, then the game's rating and deviation come from ratings.elo.rate_game,
+    except a settled house bot's among others, which are pinned (ratings.pinning): kept as they were.
+        The ledger rows, the rating rows and the histogram are written here, once for the batch, and the
+        leaderboard index follows on commit.
 
-    The ledger rows go first, appended with one COPY (a second rating of a match fails there); then
-    the histogram and the rating rows, and `along`: the caller's own writes, made from the changes (a
-    finisher's matches and seats), all in one round trip (`arena.rows.run_together`).
+        The ledger rows go first, appended with one COPY (a second rating of a match fails there); then
+        the histogram and the rating rows, and `along`: the caller's own writes, made from the changes (a
+        finisher's matches and seats), all in one round trip (`arena.rows.run_together`).
 
-    Returns {(match id, player id): SeatChange}.
+        Returns {(match id, player id): SeatChange}.
     """
     changes, ledger, writes = _rate(results)
     if ledger:
@@ -125,6 +127,7 @@ LEDGER_FIELDS = (
     "deviation_after",
     "rated_at",
     "rule",
+    "pinned",
     "created_at",
 )
 
@@ -149,13 +152,17 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[tuple[object, ..
         match = result.match
         seated = [rows[(match.game, player.id)] for player in result.players]
         before = [(row.rating, current_deviation(row.deviation, row.rated_at, now)) for row in seated]
-        after = rate_game(before, list(result.totals), list(result.forfeited), RULE)
+        held = pinned(result.players, [deviation for _, deviation in before])
+        rated = rate_game(before, list(result.totals), list(result.forfeited), RULE)
+        after = [was if pin else moved for was, moved, pin in zip(before, rated, held, strict=True)]
         # A row that was never rated is not in the histogram yet.
         moves.setdefault(match.game, []).extend(
             (row.kind, row.rating if row.games else None, rating)
             for row, (rating, _) in zip(seated, after, strict=True)
         )
-        for row, (rating, deviation), (rating_after, deviation_after) in zip(seated, before, after, strict=True):
+        for row, (rating, deviation), (rating_after, deviation_after), pin in zip(
+            seated, before, after, held, strict=True
+        ):
             changes[(match.pk, row.player_id)] = SeatChange(
                 row.player_id, rating, rating_after, deviation, deviation_after
             )
@@ -171,10 +178,14 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[tuple[object, ..
                     deviation_after,
                     now,
                     RULE,
+                    pin,
                     now,
                 )
             )
-            row.rating, row.deviation, row.rated_at = rating_after, deviation_after, now
+            if not pin:
+                row.rating, row.deviation, row.rated_at = rating_after, deviation_after, now
+            # A pinned row keeps its deviation and the time of the last game that moved it, so that
+            # its deviation goes on growing with the time since then (ratings.pinning).
             row.games += 1
             row.provisional_left = max(0, row.provisional_left - 1)
             row.updated_at = now
@@ -276,7 +287,7 @@ def replay_ledger(game: str) -> dict[int, Replayed]:
             seen.add(match_id)
             match_ids.append(match_id)
     seats_by_match: dict[int, list[MatchSeat]] = {}
-    for seat in MatchSeat.objects.filter(match_id__in=match_ids).order_by("match_id", "seat"):
+    for seat in MatchSeat.objects.filter(match_id__in=match_ids).select_related("player").order_by("match_id", "seat"):
         seats_by_match.setdefault(seat.match_id, []).append(seat)
     recorded = {(change.match_id, change.player_id): change for change in RatingChange.objects.filter(game=game)}
     for match_id in match_ids:
@@ -309,7 +320,18 @@ def replay_ledger(game: str) -> dict[int, Replayed]:
             played = [
                 (player.rating, _deviation_at(player, change)) for player, change in zip(current, changes, strict=True)
             ]
-            after = list(rate_game(played, totals, forfeits, rules.pop()))
+            allowed = may_pin([seat.player for seat in seats])
+            wrong = [
+                seat.player_id
+                for seat, change, ok in zip(seats, changes, allowed, strict=True)
+                if change.pinned and not ok
+            ]
+            if wrong:
+                raise LedgerMismatch(
+                    f"match {match_id}: ledger rows pin players {wrong}, who are not house bots among others"
+                )
+            rated = rate_game(played, totals, forfeits, rules.pop())
+            after = [was if change.pinned else moved for was, moved, change in zip(played, rated, changes, strict=True)]
             before = list(played)
         for seat, player, change, (rating, deviation), (rating_after, deviation_after) in zip(
             seats, current, changes, before, after, strict=True
@@ -322,7 +344,10 @@ def replay_ledger(game: str) -> dict[int, Replayed]:
                     f"and after {replayed!r}, the ledger has {written!r}"
                 )
             assert rating_after is not None
-            state[seat.player_id] = Replayed(rating_after, player.games + 1, deviation_after, change.rated_at)
+            if change.pinned:
+                state[seat.player_id] = replace(player, games=player.games + 1)
+            else:
+                state[seat.player_id] = Replayed(rating_after, player.games + 1, deviation_after, change.rated_at)
     return state
 
 

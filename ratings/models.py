@@ -89,6 +89,9 @@ class RatingChange(models.Model):
     rated_at = models.DateTimeField(null=True, blank=True)
     # The rule of ratings.elo the game was rated by (elo.RULES): a replay applies each match's own.
     rule = models.PositiveSmallIntegerField()
+    # A settled house bot in a game with others keeps its rating and deviation (ratings.pinning):
+    # before and after are equal, and a replay holds them too.
+    pinned = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -159,6 +159,7 @@ class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
             "deviation_before",
             "deviation_after",
             "games_before",
+            "pinned",
             "finished_at",
         ]
         read_only_fields = fields

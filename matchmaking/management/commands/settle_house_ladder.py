@@ -27,9 +27,10 @@ from django.utils import timezone
 from arena.errors import RequestError
 from arena.matches import check_count, create_match, resolve_game
 from arena.models import Match, MatchSeat, Player
-from matchmaking.house import SETTLED_DEVIATION, ladder, ladder_players
+from matchmaking.house import ladder, ladder_players
 from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING, MIN_DEVIATION
 from ratings.models import Rating, current_deviation
+from ratings.pinning import SETTLED_DEVIATION
 from results.batches import run_match
 
 GAME = "part-du-chef"
