@@ -58,6 +58,7 @@ start, and its own queues (`bench.trees.own_queues`).
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import statistics
@@ -175,11 +176,34 @@ def fmt(value: float, digits: int = 0) -> str:
     return "-" if math.isnan(value) else f"{value:.{digits}f}"
 
 
+def warmup_tables(ladder: Sequence[str], size: int, number: int) -> list[tuple[str, ...]]:
+    """The tables of warm-up round `number`: every ordered pair of rungs at tables of 2; at larger
+    tables every set of `size` rungs, its seats turned by `number`, so that over `size` rounds each rung
+    of a set sits in each seat once.
+
+    >>> warmup_tables(["a", "b", "c"], 2, 0)
+    [('a', 'b'), ('a', 'c'), ('b', 'a'), ('b', 'c'), ('c', 'a'), ('c', 'b')]
+    >>> warmup_tables(["a", "b", "c", "d"], 3, 1)
+    [('b', 'c', 'a'), ('b', 'd', 'a'), ('c', 'd', 'a'), ('c', 'd', 'b')]
+    """
+    if size == 2:
+        return list(itertools.permutations(ladder, 2))
+    turn = number % size
+    return [table[turn:] + table[:turn] for table in itertools.combinations(ladder, size)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--warmup", type=int, default=20, help="rounds of every house pair before the newcomers")
     parser.add_argument("--repeats", type=int, default=3, help="newcomers per engine")
     parser.add_argument("--size", type=int, default=3, help="the table size newcomers enter the arena with")
+    parser.add_argument(
+        "--warmup-size",
+        type=int,
+        default=2,
+        help="the warm-up's table size: 2, every ordered pair of rungs each round; more, every set of that "
+        "many rungs each round, the seats turned by one each round",
+    )
     parser.add_argument(
         "--checkpoints", default="5,10,30", help="rated games after which a newcomer is read, ascending"
     )
@@ -249,8 +273,14 @@ def main() -> None:
         check_count(resolve_game(GAME), args.size)
     except RequestError as refused:
         parser.error(f"--size {args.size}: {refused}")
+    try:
+        check_count(resolve_game(GAME), args.warmup_size)
+    except RequestError as refused:
+        parser.error(f"--warmup-size {args.warmup_size}: {refused}")
     # Read now, not at import: the ladder is a setting and may differ from one run to the next.
     ladder = house_ladder()
+    if args.warmup_size > len(ladder):
+        parser.error(f"--warmup-size {args.warmup_size}: more than the ladder's {len(ladder)} rungs")
     engines = [name for name in args.engines.split(",") if name] if args.engines else default_engines(ladder)
     strangers = [name for name in engines if name not in ladder]
     if strangers:
@@ -279,11 +309,9 @@ def main() -> None:
 
     started = time.perf_counter()
     for number in range(args.warmup):
-        for a in ladder:
-            for b in ladder:
-                if a != b:
-                    ids = [house[a].id, house[b].id]
-                    run_match(create_match(game=GAME, kind=Match.Kind.RANKED, player_ids=ids, dispatch=False).id)
+        for table in warmup_tables(ladder, args.warmup_size, number):
+            ids = [house[name].id for name in table]
+            run_match(create_match(game=GAME, kind=Match.Kind.RANKED, player_ids=ids, dispatch=False).id)
         print(f"warm-up round {number + 1}/{args.warmup} ({time.perf_counter() - started:.0f} s)", flush=True)
     settled = {bot.id: rating(bot) for bot in house.values()}
     print("house ratings after the warm-up:", ", ".join(f"{name} {settled[house[name].id]:.0f}" for name in ladder))
@@ -344,7 +372,8 @@ def main() -> None:
     print()
     print(
         f"{args.repeats} newcomer(s) per engine ({', '.join(engines)}), tables of {args.size}, "
-        f"after {args.warmup} warm-up rounds of the ladder {', '.join(ladder)}; {len(stream)} rated matches"
+        f"after {args.warmup} warm-up rounds at tables of {args.warmup_size} of the ladder {', '.join(ladder)}; "
+        f"{len(stream)} rated matches"
     )
     print(how)
     for engine in engines:
