@@ -28,8 +28,8 @@ enough of the free rungs are settled to fill the table, else among all free rung
 ladder, or every rung of a fresh database, is unsettled: it gets its games as any other anchor's least
 met rung, or at once from `manage.py settle_house_ladder`, which plays the ladder's rungs against those
 one and two steps away until each is settled and their ratings are in ladder order. A settled rung is
-also pinned (ratings.pinning): its games with others rate them against it and leave its own rating
-as it is, so placing bots do not move the rungs that place them.
+also pinned in a placing bot's games (ratings.pinning): they rate the bot against it and leave the
+rung's own rating as it is, so placing bots do not move the rungs that place them.
 """
 
 from __future__ import annotations

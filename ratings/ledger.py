@@ -38,7 +38,7 @@ from ratings.elo import (
 )
 from ratings.leaderboard import index
 from ratings.models import Rating, RatingChange, current_deviation
-from ratings.pinning import may_pin, pinned
+from ratings.pinning import is_placing, may_pin, pinned
 
 
 @dataclass(frozen=True)
@@ -91,21 +91,21 @@ Changes = dict[tuple[int, int], SeatChange]
 def rate(results: Sequence[GameResult], *, along: Callable[[Changes], Sequence[Statement]] | None = None) -> Changes:
     """Move the ratings of these rated matches once each, in the given order; the changes written.
 
-        Must run inside the transaction that commits the results. The rating rows of every match are
-        locked first, all at once, per game in ascending player id: batches that share players queue up
-        instead of deadlocking. Each match is then rated on those rows in the given order (the commit
-        order its players see), one ledger row per seat; a second rating of a match breaks the unique
-        (match, player) of the ledger and fails the whole transaction. Each player's deviation first
-        grows by its idle time, then the game's rating and deviation come from ratings.elo.rate_game,
-    except a settled house bot's among others, which are pinned (ratings.pinning): kept as they were.
-        The ledger rows, the rating rows and the histogram are written here, once for the batch, and the
-        leaderboard index follows on commit.
+    Must run inside the transaction that commits the results. The rating rows of every match are
+    locked first, all at once, per game in ascending player id: batches that share players queue up
+    instead of deadlocking. Each match is then rated on those rows in the given order (the commit
+    order its players see), one ledger row per seat; a second rating of a match breaks the unique
+    (match, player) of the ledger and fails the whole transaction. Each player's deviation first
+    grows by its idle time, then the game's rating and deviation come from ratings.elo.rate_game,
+    except a settled house bot's in a game with a bot still being placed, which are pinned
+    (ratings.pinning): kept as they were. The ledger rows, the rating rows and the histogram are
+    written here, once for the batch, and the leaderboard index follows on commit.
 
-        The ledger rows go first, appended with one COPY (a second rating of a match fails there); then
-        the histogram and the rating rows, and `along`: the caller's own writes, made from the changes (a
-        finisher's matches and seats), all in one round trip (`arena.rows.run_together`).
+    The ledger rows go first, appended with one COPY (a second rating of a match fails there); then
+    the histogram and the rating rows, and `along`: the caller's own writes, made from the changes (a
+    finisher's matches and seats), all in one round trip (`arena.rows.run_together`).
 
-        Returns {(match id, player id): SeatChange}.
+    Returns {(match id, player id): SeatChange}.
     """
     changes, ledger, writes = _rate(results)
     if ledger:
@@ -152,7 +152,8 @@ def _rate(results: Sequence[GameResult]) -> tuple[Changes, list[tuple[object, ..
         match = result.match
         seated = [rows[(match.game, player.id)] for player in result.players]
         before = [(row.rating, current_deviation(row.deviation, row.rated_at, now)) for row in seated]
-        held = pinned(result.players, [deviation for _, deviation in before])
+        placing = [is_placing(row.games, row.provisional_left) for row in seated]
+        held = pinned(result.players, [deviation for _, deviation in before], placing)
         rated = rate_game(before, list(result.totals), list(result.forfeited), RULE)
         after = [was if pin else moved for was, moved, pin in zip(before, rated, held, strict=True)]
         # A row that was never rated is not in the histogram yet.

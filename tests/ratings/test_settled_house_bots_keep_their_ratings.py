@@ -1,4 +1,4 @@
-"""A settled house bot keeps its rating in games with others: the ladder that places bots is not moved by them."""
+"""A settled house bot keeps its rating in games with bots still being placed: they do not move the ladder that places them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from arena.matches import create_match
 from arena.models import Player
-from ratings.elo import rate_game
-from ratings.ledger import LedgerMismatch, replay_ledger, verify_ratings
+from ratings.elo import PROVISIONAL_GAMES, rate_game
+from ratings.ledger import LedgerMismatch, replay_ledger, reset_provisional, verify_ratings
 from ratings.models import Rating, RatingChange
 from ratings.pinning import SETTLED_DEVIATION
 from results.batches import run_match
@@ -19,10 +19,11 @@ GAME = "part-du-chef"
 pytestmark = pytest.mark.db
 
 
-def _play(players: list[Player], seed: int) -> RatingChange:
+def _play(players: list[Player], seed: int, of: Player | None = None) -> RatingChange:
+    """Play a rated match of `players` in seat order; the ledger row of `of` (default: the first seat)."""
     match = create_match(game=GAME, kind="ranked", player_ids=[p.id for p in players], seed=seed)
     assert run_match(match.id) == "finished"
-    return RatingChange.objects.get(match=match, player=players[0])
+    return RatingChange.objects.get(match=match, player=of or players[0])
 
 
 def _settled_rungs(make_bots) -> list[Player]:
@@ -63,6 +64,18 @@ def test_a_settled_house_bot_keeps_its_rating_and_the_newcomer_is_rated_against_
     )
     assert (theirs.after, theirs.deviation_after) == rated[1]
     assert theirs.after != theirs.before
+    verify_ratings(GAME)
+
+
+def test_a_settled_house_bot_is_rated_again_once_the_newcomer_is_placed(make_bots, newcomer) -> None:
+    rung = _settled_rungs(make_bots)[0]
+    for seed in range(1000, 1000 + PROVISIONAL_GAMES):
+        assert _play([rung, newcomer] if seed % 2 else [newcomer, rung], seed, of=rung).pinned
+    change = _play([rung, newcomer], seed=1100)
+    assert not change.pinned and change.after != change.before
+    # A new version of the bot owes placement games again: the rung is pinned again.
+    reset_provisional(newcomer)
+    assert _play([rung, newcomer], seed=1101).pinned
     verify_ratings(GAME)
 
 
