@@ -3,12 +3,18 @@ and whether its 95% interval holds that level, for weak and strong bots alike; T
 fed the same games beside it.
 
 The house ladder (`matchmaking.house.ladder()`, read when the benchmark runs) first plays rated games
-among itself, in this process, until its ratings settle (`--warmup` rounds of every ordered pair of
-rungs, at tables of 2). Then bots of known strength — rungs of the ladder themselves (`--engines`; by
-default random, the noisy-greedy rung nearest to noisy-greedy-30 when the ladder has noisy-greedy
-rungs, greedy and search-fast), entered under new names by one account (so they never meet each
-other) with tables of `--size`, `--repeats` newcomers per engine — play through the real matchmaker
-until each has played the last checkpoint's number of rated games. Two ways:
+among itself, in this process, until its ratings settle: `--warmup` rounds at tables of
+`--warmup-size`, by default the newcomers' `--size` (at 2, every ordered pair of rungs each round;
+at more, every set of that many rungs, its seats turned by one each round). The rungs' distances
+depend on the table size (search-fast is about 345 points above greedy at tables of 2 and 125 at
+tables of 3), and a newcomer's rating settles at its level at the size it plays: a ladder warmed up
+at another size measures that difference, not placement (docs/bots-submission.md#placement).
+
+Then bots of known strength — rungs of the ladder themselves (`--engines`; by default random, the
+noisy-greedy rung nearest to noisy-greedy-30 when the ladder has noisy-greedy rungs, greedy and
+search-fast), entered under new names by one account (so they never meet each other) with tables of
+`--size`, `--repeats` newcomers per engine — play through the real matchmaker until each has played
+the last checkpoint's number of rated games. Two ways:
 
 - In process (the default): `matchmaker.tick` and the match core (`results.batches.run_match`) run in
   this process, one match at a time, one newcomer of each engine at a time. The ticks' clock steps
@@ -43,8 +49,8 @@ differ (a system that squeezes the ladder shows smaller errors in points), so ea
 also given as a share of its own house-ladder span at the end (highest rung minus lowest) and that
 share times the arena's span: the error on the arena's scale.
 
-    python bench/arena_placement.py [--warmup 20] [--repeats 3] [--size 3] [--checkpoints 5,10,30]
-        [--engines E1,E2,...] [--replay-check]
+    python bench/arena_placement.py [--warmup 20] [--repeats 3] [--size 3] [--warmup-size N]
+        [--checkpoints 5,10,30] [--engines E1,E2,...] [--replay-check]
     python bench/arena_placement.py --live [--timeout 1800] [--house-after-seconds S] [the options above]
 
 `--replay-check` replays the ledger at the end (`ratings.ledger.verify_ratings`) and stops with its
@@ -200,9 +206,9 @@ def main() -> None:
     parser.add_argument(
         "--warmup-size",
         type=int,
-        default=2,
-        help="the warm-up's table size: 2, every ordered pair of rungs each round; more, every set of that "
-        "many rungs each round, the seats turned by one each round",
+        default=None,
+        help="the warm-up's table size (default: --size): 2, every ordered pair of rungs each round; more, "
+        "every set of that many rungs each round, the seats turned by one each round",
     )
     parser.add_argument(
         "--checkpoints", default="5,10,30", help="rated games after which a newcomer is read, ascending"
@@ -273,6 +279,8 @@ def main() -> None:
         check_count(resolve_game(GAME), args.size)
     except RequestError as refused:
         parser.error(f"--size {args.size}: {refused}")
+    if args.warmup_size is None:
+        args.warmup_size = args.size
     try:
         check_count(resolve_game(GAME), args.warmup_size)
     except RequestError as refused:

@@ -1,10 +1,13 @@
-"""The placement benchmark's newcomers are rungs of the house ladder, its checkpoints ascending game counts."""
+"""The placement benchmark's newcomers are rungs of the house ladder, its checkpoints ascending game counts, its
+warm-up every table of rungs with each rung in each seat."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
-from bench.arena_placement import default_engines, parse_checkpoints
+from bench.arena_placement import default_engines, parse_checkpoints, warmup_tables
 
 
 @pytest.mark.parametrize(
@@ -28,3 +31,15 @@ def test_the_default_newcomers_are_random_a_middle_noisy_rung_greedy_and_search_
 @pytest.mark.parametrize(("text", "parsed"), [("5,10,30", (5, 10, 30)), ("2", (2,)), ("10,5", None), ("0,4", None)])
 def test_checkpoints_are_positive_ascending_game_counts(text: str, parsed: tuple[int, ...] | None) -> None:
     assert parse_checkpoints(text) == parsed
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_the_warm_up_seats_every_set_of_rungs_with_each_rung_in_each_seat_alike(size: int) -> None:
+    ladder = ["random", "noisy-greedy-45", "greedy", "search-fast", "search"]
+    rounds = [warmup_tables(ladder, size, number) for number in range(size)]
+    for tables in rounds:
+        assert all(len(table) == len(set(table)) == size for table in tables)
+        assert len(set(tables)) == len(tables)
+    seats = Counter((name, seat) for tables in rounds for table in tables for seat, name in enumerate(table))
+    assert len(set(seats.values())) == 1
+    assert {name for name, _ in seats} == set(ladder)
