@@ -1,4 +1,5 @@
-"""A settled house bot keeps its rating in games with bots still being placed: they do not move the ladder that places them."""
+"""A settled house bot keeps its rating in games with bots still being placed: they do not move the ladder
+that places them."""
 
 from __future__ import annotations
 
