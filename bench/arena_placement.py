@@ -158,6 +158,19 @@ def parse_checkpoints(text: str) -> tuple[int, ...] | None:
     return checkpoints
 
 
+def parse_shares(text: str) -> tuple[float, ...] | None:
+    """Margin shares from "0,0.5,1"; None if any is not a number from 0 to 1.
+
+    >>> parse_shares("0,0.5,1"), parse_shares(""), parse_shares("0.5,2"), parse_shares("half")
+    ((0.0, 0.5, 1.0), (), None, None)
+    """
+    try:
+        shares = tuple(float(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        return None
+    return shares if all(0.0 <= share <= 1.0 for share in shares) else None
+
+
 def default_engines(ladder: Sequence[str]) -> list[str]:
     """random, the noisy-greedy rung nearest to noisy-greedy-30 (when the ladder has one), greedy, search-fast."""
     from games.part_du_chef.bots import noisy_share
@@ -223,6 +236,18 @@ def main() -> None:
         "--replay-check", action="store_true", help="replay the ledger at the end and check every rating"
     )
     parser.add_argument(
+        "--shares",
+        default="",
+        help="margin shares of the arena's rule to rate the same games by as well, from the warm-up on, without "
+        "pins (as bench/rating_systems.py rates them), e.g. 0,0.5,1; 0.5 is the arena's own rule without pins",
+    )
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="also fit each newcomer's rating at once over its first k games (the arena's model, the opponents "
+        "as the ledger rated them) instead of game by game",
+    )
+    parser.add_argument(
         "--live", action="store_true", help="newcomers all at once, played by a real Celery worker and beat"
     )
     parser.add_argument(
@@ -240,6 +265,9 @@ def main() -> None:
     if parsed is None:
         parser.error(f"--checkpoints: positive game counts in ascending order, e.g. 5,10,30, not {args.checkpoints!r}")
     checkpoints: tuple[int, ...] = parsed
+    shares = parse_shares(args.shares)
+    if shares is None:
+        parser.error(f"--shares: numbers from 0 to 1 separated by commas, e.g. 0,0.5,1, not {args.shares!r}")
     if args.warmup < 0 or args.repeats < 1:
         parser.error("--warmup must be 0 or more and --repeats 1 or more")
     if args.timeout <= 0:
@@ -375,7 +403,10 @@ def main() -> None:
     ladder_ratings = [rating(bot) for bot in rungs]
     arena.span = max(ladder_ratings) - min(ladder_ratings)
     stream = ledger_games()
-    measures = [arena, *other_systems(stream, newcomers, engines, rungs, house, checkpoints)]
+    measures = [arena, *other_systems(stream, newcomers, engines, rungs, house, checkpoints, shares)]
+    if args.batch:
+        measures.append(batch_fit(newcomers, engines, {engine: house[engine].id for engine in engines}, checkpoints))
+        measures[-1].span = arena.span  # the same games and ladder: the arena's own scale
 
     print()
     print(
@@ -605,14 +636,21 @@ def other_systems(
     rungs: Sequence[Player],
     house: dict[str, Player],
     checkpoints: Sequence[int],
+    shares: Sequence[float] = (),
 ) -> list[Measure]:
-    """TrueSkill and OpenSkill fed the same games, in ledger order, read as the arena is read."""
-    from bench.rating_systems import OpenSkill, TrueSkill
+    """TrueSkill and OpenSkill fed the same games, in ledger order, read as the arena is read; and the
+    arena's rule with each of `shares` as its margin share, without pins."""
+    from bench.rating_systems import Arena, OpenSkill, System, TrueSkill
     from ratings.elo import Z95
 
     newcomer_engine = {newcomer.player_id: newcomer.engine for newcomer in newcomers}
     measures = []
-    for system in (TrueSkill(), OpenSkill()):
+    systems: list[System] = [TrueSkill(), OpenSkill()]
+    for share in shares:
+        candidate = Arena(share=share)
+        candidate.name = f"arena without pins, margin share {share:g}"
+        systems.append(candidate)
+    for system in systems:
         measure = new_measure(system.name, engines, checkpoints)
         counts: dict[int, int] = {}
         for game in stream:
@@ -628,6 +666,101 @@ def other_systems(
         measure.span = max(levels) - min(levels)
         measures.append(measure)
     return measures
+
+
+def batch_fit(
+    newcomers: Sequence[Newcomer], engines: Sequence[str], house: dict[str, int], checkpoints: Sequence[int]
+) -> Measure:
+    """Each newcomer's rating fitted at once over its first k games, for each checkpoint k: the arena's
+    model (the pairs' scores by its rule and weights, the prior 1500 ± 350), the opponents at the ratings
+    and deviations the ledger rated them with, the maximum of the posterior by Newton's method. The same
+    information as the game-by-game update, without its one pass: if the update lost what the games
+    say by taking them one at a time, this would place the newcomers better."""
+    from arena.models import MatchSeat
+    from ratings import elo
+    from ratings.models import RatingChange
+
+    engine_of = {newcomer.player_id: newcomer.engine for newcomer in newcomers}
+    rows = list(
+        RatingChange.objects.filter(game=GAME)
+        .order_by("id")
+        .values_list("match_id", "player_id", "before", "deviation_before", "after", "rule")
+    )
+    newcomer_matches: dict[int, list[int]] = {player_id: [] for player_id in engine_of}
+    rated: dict[int, dict[int, tuple[float, float]]] = {}
+    level: dict[int, float] = {}
+    levels_at: dict[tuple[int, int], float] = {}
+    rules: dict[int, int] = {}
+    for match_id, player_id, before, deviation, after, rule in rows:
+        rated.setdefault(match_id, {})[player_id] = (before, deviation if deviation is not None else 350.0)
+        rules[match_id] = rule
+        if player_id in engine_of:
+            newcomer_matches[player_id].append(match_id)
+            engine = engine_of[player_id]
+            # Its engine's house bot at that moment, as read_arena reads it.
+            levels_at[(player_id, len(newcomer_matches[player_id]))] = level.get(house[engine], math.nan)
+        else:
+            level[player_id] = after
+    seats: dict[int, dict[int, tuple[bool, float]]] = {}
+    wanted = [match_id for ids in newcomer_matches.values() for match_id in ids]
+    for match_id, player_id, score, forfeited in MatchSeat.objects.filter(match_id__in=wanted).values_list(
+        "match_id", "player_id", "score", "forfeited"
+    ):
+        seats.setdefault(match_id, {})[player_id] = (forfeited, float(score or 0))
+
+    measure = new_measure("arena, fitted at once", engines, checkpoints)
+    for player_id, engine in engine_of.items():
+        matches = newcomer_matches[player_id]
+        for k in checkpoints:
+            if len(matches) < k:
+                continue
+            pairs = []
+            for match_id in matches[:k]:
+                table = seats[match_id]
+                weight = elo.pair_weight(len(table))
+                for other, key in table.items():
+                    if other != player_id:
+                        pair = elo.pair_score(table[player_id], key, len(table), rule=rules[match_id])
+                        pairs.append((rated[match_id][other], weight, pair))
+            estimate, deviation = fit(pairs)
+            truth = levels_at[(player_id, k)]
+            # The house bot's row of a game it shared with the newcomer comes after or before the
+            # newcomer's; read_arena takes the row of the same match, this the latest before: the same
+            # within a pinned placement game, a step apart otherwise.
+            error = abs(estimate - truth)
+            measure.readings[engine][k].append(Reading(error, error <= elo.Z95 * deviation))
+    return measure
+
+
+def fit(pairs: Sequence[tuple[tuple[float, float], float, float]]) -> tuple[float, float]:
+    """The maximum of the posterior of one rating from the prior (INITIAL_RATING, INITIAL_DEVIATION) and
+    its pairs ((opponent rating, deviation), weight, score), and the deviation from its curvature.
+
+    >>> fit([])
+    (1500.0, 350.0)
+    >>> rating, deviation = fit([((1500.0, 30.0), 1.0, 1.0)] * 3 + [((1500.0, 30.0), 1.0, 0.0)])
+    >>> round(rating), round(deviation)
+    (1646, 167)
+    """
+    from ratings import elo
+
+    q = math.log(10.0) / 400.0
+    rating = elo.INITIAL_RATING
+    prior = 1.0 / elo.INITIAL_DEVIATION**2
+    information = prior
+    for _ in range(100):
+        slope = -(rating - elo.INITIAL_RATING) * prior
+        information = prior
+        for (opponent, spread), weight, score in pairs:
+            flat = elo.g(spread)
+            expected = 1.0 / (1.0 + 10.0 ** (-flat * (rating - opponent) / 400.0))
+            slope += q * weight * flat * (score - expected)
+            information += q * q * weight * flat * flat * expected * (1.0 - expected)
+        step = max(-200.0, min(200.0, slope / information))
+        rating += step
+        if abs(step) < 1e-6:
+            break
+    return rating, 1.0 / math.sqrt(information)
 
 
 def report(

@@ -3,11 +3,12 @@ warm-up every table of rungs with each rung in each seat."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import pytest
 
-from bench.arena_placement import default_engines, parse_checkpoints, warmup_tables
+from bench.arena_placement import default_engines, fit, parse_checkpoints, parse_shares, warmup_tables
 
 
 @pytest.mark.parametrize(
@@ -43,3 +44,27 @@ def test_the_warm_up_seats_every_set_of_rungs_with_each_rung_in_each_seat_alike(
     seats = Counter((name, seat) for tables in rounds for table in tables for seat, name in enumerate(table))
     assert len(set(seats.values())) == 1
     assert {name for name, _ in seats} == set(ladder)
+
+
+def test_margin_shares_are_numbers_from_zero_to_one() -> None:
+    assert parse_shares("0, 0.5,1") == (0.0, 0.5, 1.0)
+    assert parse_shares("") == ()
+    assert parse_shares("1.5") is None
+    assert parse_shares("0,x") is None
+
+
+def test_a_rating_fitted_at_once_balances_the_prior_against_what_the_games_say() -> None:
+    # Against opponents of 1500 sure of their ratings: no games, the prior; even results, 1500 and a
+    # narrower interval; at the maximum the pull of the games equals the prior's (elo's formula).
+    assert fit([]) == (1500.0, 350.0)
+    even, deviation = fit([((1500.0, 0.0), 1.0, 1.0), ((1500.0, 0.0), 1.0, 0.0)])
+    assert even == pytest.approx(1500.0) and deviation < 350.0
+    pairs = [((1500.0, 0.0), 1.0, 1.0)] * 3 + [((1500.0, 0.0), 1.0, 0.0)]
+    rating, sure = fit(pairs)
+    q = math.log(10.0) / 400.0
+    pull = q * sum(score - 1.0 / (1.0 + 10.0 ** ((1500.0 - rating) / 400.0)) for _, _, score in pairs)
+    assert pull == pytest.approx((rating - 1500.0) / 350.0**2, rel=1e-6)
+    assert rating > 1600.0
+    # Unsure opponents tell less: the same results leave a wider interval.
+    _, unsure = fit([((1500.0, 300.0), 1.0, 1.0)] * 3 + [((1500.0, 300.0), 1.0, 0.0)])
+    assert unsure > sure

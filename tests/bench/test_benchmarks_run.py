@@ -35,8 +35,11 @@ BENCHMARKS = {
     ),
     "arena newcomer": (["arena_newcomer.py", "--sizes", "2", "--runs", "1"], "| ratio |"),
     "arena placement": (
-        ["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2,4", "--replay-check"],
-        "| ratio |",
+        [
+            "arena_placement.py",
+            *("--warmup", "1", "--repeats", "1", "--checkpoints", "2,4", "--replay-check", "--shares", "1", "--batch"),
+        ],
+        "| arena, fitted at once | all |",
     ),
     # Live: a real Celery worker and beat play the newcomers; the report comes from the ledger afterwards.
     "arena placement, live": (
