@@ -50,8 +50,14 @@ also given as a share of its own house-ladder span at the end (highest rung minu
 share times the arena's span: the error on the arena's scale.
 
     python bench/arena_placement.py [--warmup 20] [--repeats 3] [--size 3] [--warmup-size N]
-        [--checkpoints 5,10,30] [--engines E1,E2,...] [--replay-check]
+        [--checkpoints 5,10,30] [--engines E1,E2,...] [--replay-check] [--shares 0,0.5,1] [--batch]
     python bench/arena_placement.py --live [--timeout 1800] [--house-after-seconds S] [the options above]
+
+Candidate updates on the same games, read the same way: `--shares` rates the whole stream again by the
+arena's rule with each of those margin shares (from the warm-up on, so the rungs are on that rule's
+scale too; without pins, as bench/rating_systems.py rates, so compare them with share 0.5 in the same
+list); `--batch` fits each newcomer's rating at once over its first k games, the opponents as the
+ledger rated them (does taking the games one at a time lose anything?).
 
 `--replay-check` replays the ledger at the end (`ratings.ledger.verify_ratings`) and stops with its
 LedgerMismatch unless every rating and deviation follows exactly. The run stops by itself: in process
