@@ -119,8 +119,12 @@ def bench_database_url() -> str:
 class Reading:
     """One newcomer at one checkpoint, in one rating system."""
 
-    error: float  # |rating - true level| in that system's points
+    offset: float  # rating - true level, in that system's points: above its level when positive
     covered: bool  # the true level inside rating ± Z95 deviation
+
+    @property
+    def error(self) -> float:
+        return abs(self.offset)
 
 
 @dataclass(frozen=True)
@@ -616,8 +620,8 @@ def read_arena(
         if games in checkpoints:
             if deviation is None:
                 raise SystemExit(f"ledger row of match {match_id} without a deviation for newcomer {player_id}")
-            error = abs(after - same_match.get((match_id, house[engine]), level[house[engine]]))
-            arena.readings[engine][games].append(Reading(error, error <= Z95 * deviation))
+            offset = after - same_match.get((match_id, house[engine]), level[house[engine]])
+            arena.readings[engine][games].append(Reading(offset, abs(offset) <= Z95 * deviation))
 
     firsts_of = {newcomer.engine: firsts[newcomer.player_id] for newcomer in newcomers if newcomer.repeat == 0}
     tables: dict[int, list[tuple[int, str]]] = {}
@@ -666,8 +670,9 @@ def other_systems(
                 engine = newcomer_engine.get(player_id, "")
                 if engine and counts[player_id] in checkpoints:
                     estimate, deviation = system.estimate(player_id)
-                    error = abs(estimate - system.estimate(house[engine].id)[0])
-                    measure.readings[engine][counts[player_id]].append(Reading(error, error <= Z95 * deviation))
+                    offset = estimate - system.estimate(house[engine].id)[0]
+                    reading = Reading(offset, abs(offset) <= Z95 * deviation)
+                    measure.readings[engine][counts[player_id]].append(reading)
         levels = [system.estimate(bot.id)[0] for bot in rungs]
         measure.span = max(levels) - min(levels)
         measures.append(measure)
@@ -733,8 +738,8 @@ def batch_fit(
             # The house bot's row of a game it shared with the newcomer comes after or before the
             # newcomer's; read_arena takes the row of the same match, this the latest before: the same
             # within a pinned placement game, a step apart otherwise.
-            error = abs(estimate - truth)
-            measure.readings[engine][k].append(Reading(error, error <= elo.Z95 * deviation))
+            offset = estimate - truth
+            measure.readings[engine][k].append(Reading(offset, abs(offset) <= elo.Z95 * deviation))
     return measure
 
 
@@ -791,6 +796,16 @@ def report(
             mean = mean_or_nan([r.error for name in chosen for r in arena.readings[name][n]])
             cells.append(f"{fmt(mean)} | {fmt(mean / base if base else math.nan, 2)}")
         print(f"| {engine} | {base:.0f} | {' | '.join(cells)} |")
+
+    print(
+        "\nArena: mean signed error (rating - house bot of its engine): noise averages out over the newcomers "
+        "of an engine, a bias does not\n"
+    )
+    print("| engine | " + " | ".join(f"after {n} games" for n in checkpoints) + " |\n|---|" + "---|" * len(checkpoints))
+    for engine in [*engines, "all"]:
+        chosen = engines if engine == "all" else [engine]
+        signed = [mean_or_nan([r.offset for name in chosen for r in arena.readings[name][n]]) for n in checkpoints]
+        print(f"| {engine} | " + " | ".join("-" if math.isnan(value) else f"{value:+.0f}" for value in signed) + " |")
 
     print(
         "\nError in each system's points (mean, median) and coverage: the true level inside rating ± 1.96 deviation\n"
