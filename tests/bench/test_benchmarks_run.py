@@ -57,6 +57,10 @@ BENCHMARKS = {
         ["variance_reduction.py", "--deals", "4", "--orders", "3", "--pairs", "random:noisy-greedy-50", "--chance"],
         "| ratio |",
     ),
+    "deal luck": (
+        ["deal_luck.py", "--deals", "3", "--tables", "noisy-greedy-25:noisy-greedy-45+noisy-greedy-15"],
+        "| noisy-greedy-25 | noisy-greedy-45 + noisy-greedy-15 |",
+    ),
     "leaderboard intervals": (
         ["leaderboard_intervals.py", "--players", "2000", "--pages", "5", "--rounds", "1"],
         "SQL: rank intervals / one COUNT(*) of the board",
