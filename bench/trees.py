@@ -149,6 +149,9 @@ def start_celery(role: str, tag: str, env: dict[str, str]) -> tuple[subprocess.P
     elif role == "worker":
         command = ["worker", "--concurrency=2", "--without-gossip", "--without-mingle", "--loglevel=WARNING"]
         command.append(f"--hostname={tag}@%h")
+        # No remote control: the service's `celery inspect` is not for it, and its broadcast queue would
+        # leave a deadline in kombu's key shared by every worker on the broker.
+        env = dict(env, ARENA_WORKER_REMOTE_CONTROL="0")
     else:
         raise ValueError(f"a Celery process is a worker or beat, not {role!r}")
     with log.open("ab") as output:  # the child keeps its own descriptor

@@ -146,6 +146,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": ARENA_REDIS_TIMEOUT,
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Remote control (`celery inspect`, `celery control`) reaches every worker on the broker through a
+# broadcast queue that expires, whose deadline kombu keeps in one key shared by them all. A benchmark's
+# own worker turns it off (bench/trees.py): it neither answers the service's commands nor leaves that
+# key behind.
+CELERY_WORKER_ENABLE_REMOTE_CONTROL = env_bool("ARENA_WORKER_REMOTE_CONTROL", True)
 # Celery's Django fixup closes every database connection before and after every task unless this is
 # set, so each task (most of a batch's find their match played and end after one SELECT) paid for a
 # new connection. With it, a worker process keeps its one connection (DATABASE_CONN_MAX_AGE, health

@@ -19,6 +19,12 @@ from tests.support import PrivateRedis
 BENCHMARKS = {
     "submitted matches": (["submitted_matches.py", "--games", "2", "--unpacks", "1"], "_bench_bots"),
     "arena placement": (["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2"], "_bench"),
+    # A real Celery worker and beat of their own: their queues and bindings go with them.
+    "arena newcomer": (["arena_newcomer.py", "--sizes", "2", "--runs", "1"], "_bench"),
+    "arena placement, live": (
+        ["arena_placement.py", "--warmup", "1", "--repeats", "1", "--checkpoints", "2", "--live"],
+        "_bench",
+    ),
 }
 DEFAULT_QUEUES = ("arena", "arena-periodic")
 
