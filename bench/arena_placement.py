@@ -703,7 +703,8 @@ def batch_fit(
     levels_at: dict[tuple[int, int], float] = {}
     rules: dict[int, int] = {}
     for match_id, player_id, before, deviation, after, rule in rows:
-        rated.setdefault(match_id, {})[player_id] = (before, deviation if deviation is not None else 350.0)
+        known = deviation if deviation is not None else elo.INITIAL_DEVIATION
+        rated.setdefault(match_id, {})[player_id] = (before, known)
         rules[match_id] = rule
         if player_id in engine_of:
             newcomer_matches[player_id].append(match_id)
@@ -764,7 +765,8 @@ def fit(pairs: Sequence[tuple[tuple[float, float], float, float]]) -> tuple[floa
         information = prior
         for (opponent, spread), weight, score in pairs:
             flat = elo.g(spread)
-            expected = 1.0 / (1.0 + 10.0 ** (-flat * (rating - opponent) / 400.0))
+            # The expectation of rate_game: the opponent's uncertainty alone flattens it.
+            expected = elo.win_probability((rating, 0.0), (opponent, spread))
             slope += q * weight * flat * (score - expected)
             information += q * q * weight * flat * flat * expected * (1.0 - expected)
         step = max(-200.0, min(200.0, slope / information))
