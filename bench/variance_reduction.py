@@ -12,13 +12,20 @@ machine's load:
   before its verdict, over `--orders` random orders of the deals played, plain and corrected, and
   how often the two verdicts agree;
 * with `--chance`, the same with the chance corrections (each pizza's ring) weighted in as well;
-* the cost: the corrections' time per game against the game's own time, in this process.
+* the cost: the corrections' time per game against the game's own time, in this process;
+* with `--draws R`, where the variance left comes from: the first `--draws-deals` deals played again
+  R times each with other draws of every bot (the same deal, each seat's bot seeded otherwise), and
+  the variance split into the deal's own share (the variance of a deal's mean over its draws, less
+  what its draws add) and the draws' share. Every correction has mean zero whatever the deal, so no
+  correction of the decisions removes the deal's share: plain over it is the most any value
+  function could give.
 
 A self-comparison (`--self-deals`, the first pair's A against itself with other seeds) checks that
 the corrected mean difference's 95% interval contains 0, and `--self-runs` sequential
 self-comparisons count how often the test says "better" (it must stay at or under 5%).
 
     python bench/variance_reduction.py [--deals 200] [--orders 200] [--self-deals 0] [--self-runs 0] [--chance]
+        [--draws 0] [--draws-deals 40]
 """
 
 from __future__ import annotations
@@ -50,6 +57,8 @@ PAIRS = (
 FIRST_SEED = 100_000
 # A's other seeds in a self-comparison: the same bot, other draws.
 SELF_OFFSET = 7_919
+# The bots' seeds of the r-th replay of a deal (--draws): far from any seat's seed of the run's deals.
+DRAWS_OFFSET = 1_000_003
 
 
 @dataclass
@@ -90,6 +99,51 @@ def play_deal(
     return Deal(pa - pb, ca - cb, ea - eb, (xa - xb) if chance else None)
 
 
+def other_draws(bot: NamedBot, replay: int) -> NamedBot:
+    """The same bot with other draws: its seat's seed moved by the replay's offset (replay 0: itself)."""
+    if replay == 0:
+        return bot
+    make = bot.make
+    return replace(bot, make=lambda seed: make(seed + replay * DRAWS_OFFSET))
+
+
+@dataclass(frozen=True)
+class Split:
+    """A series' variance per deal, split into the deal's own share and its draws' share."""
+
+    total: float
+    draws: float  # the mean over deals of the variance between a deal's replays
+    deal: float  # the variance of a deal's mean over its replays, less what its draws add to it
+
+    @classmethod
+    def of(cls, replays: list[list[float]]) -> Split:
+        count = len(replays[0])
+        draws = statistics.fmean(statistics.variance(values) for values in replays)
+        means = [statistics.fmean(values) for values in replays]
+        flat = [value for values in replays for value in values]
+        return cls(statistics.variance(flat), draws, statistics.variance(means) - draws / count)
+
+
+def draws_split(
+    a: NamedBot, b: NamedBot, against: list[NamedBot], deals: int, replays: int, clock: dict[str, float]
+) -> tuple[Split, Split]:
+    """Plain and corrected: the first `deals` deals of the run, each played `replays` times with other draws."""
+    plain: list[list[float]] = []
+    corrected: list[list[float]] = []
+    for i in range(deals):
+        played = [
+            play_deal(
+                other_draws(a, r), other_draws(b, r), [other_draws(o, r) for o in against], FIRST_SEED + i, False, clock
+            )
+            for r in range(replays)
+        ]
+        plain.append([d.plain for d in played])
+        corrected.append([d.corrected for d in played])
+        print(f"  draws: deal {i + 1}/{deals}", file=sys.stderr, end="\r", flush=True)
+    print(file=sys.stderr)
+    return Split.of(plain), Split.of(corrected)
+
+
 def deals_to_verdict(diffs: list[float], stopping: Stopping) -> tuple[int, str | None]:
     for count in range(stopping.min_deals, len(diffs) + 1):
         decided = stopping.decide(diffs[:count])
@@ -128,6 +182,8 @@ def main() -> int:
     parser.add_argument("--pairs", default=",".join(f"{a}:{b}" for a, b in PAIRS), help="A:B,A:B...")
     parser.add_argument("--orders", type=int, default=200, help="random orders of the deals for the sequential test")
     parser.add_argument("--chance", action="store_true", help="also weigh in the chance corrections (measured)")
+    parser.add_argument("--draws", type=int, default=0, help="replays of a deal with other draws (0: none; 2 or more)")
+    parser.add_argument("--draws-deals", type=int, default=40, help="deals replayed with --draws (default 40)")
     parser.add_argument("--self-bot", default=None, help="the bot compared with itself (default: the first pair's A)")
     parser.add_argument("--self-deals", type=int, default=0, help="deals of that bot against itself, other seeds")
     parser.add_argument("--self-runs", type=int, default=0, help="sequential self-comparisons, 30 deals at most")
@@ -140,6 +196,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.deals < 3 or args.orders < 1 or args.self_deals < 0 or args.self_runs < 0:
         parser.error("--deals must be 3 or more, --orders 1 or more, --self-deals and --self-runs 0 or more")
+    if args.draws == 1 or args.draws < 0 or args.draws_deals < 2:
+        parser.error("--draws must be 0 (none) or 2 or more, --draws-deals 2 or more")
     against = [resolve_bot(name, []) for name in args.against.split(",") if name]
     pairs = [tuple(pair.split(":", 1)) for pair in args.pairs.split(",") if pair]
     if any(len(pair) != 2 for pair in pairs) or not (pairs or args.self_bot):
@@ -154,6 +212,7 @@ def main() -> int:
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
     rng = random.Random(1)
+    splits: list[tuple[str, Split, Split]] = []
     for a_name, b_name in pairs:
         a, b = resolve_bot(a_name, []), resolve_bot(b_name, [])
         clock = {"play": 0.0, "correct": 0.0, "previous": 0.0, "chance": 0.0, "games": 0.0}
@@ -190,6 +249,25 @@ def main() -> int:
                 f"| {seq['with chance'][0]:g} | | "
                 f"| {clock['chance'] / games * 1000:.1f} | |"
             )
+        if args.draws:
+            splits.append((f"{a_name} vs {b_name}", *draws_split(a, b, against, args.draws_deals, args.draws, clock)))
+    if splits:
+        print()
+        print(f"Where the variance per deal comes from: {args.draws_deals} deals, each played {args.draws} times")
+        print("with other draws of every bot (the deal's share: what no correction of the decisions can remove).")
+        print()
+        print("| pair | plain: total | its draws | its deal | corrected: total | its draws | its deal | at most |")
+        print("|---|---|---|---|---|---|---|---|")
+        for label, plain_split, corrected_split in splits:
+            # Both series share the deal's share; the corrected one, with less noise from the draws, measures it.
+            floor = corrected_split.deal
+            most = f"{plain_split.total / floor:.0f}×" if floor > 0 else "not bounded by these deals"
+            cells = [
+                f"{value:.1f}"
+                for split in (plain_split, corrected_split)
+                for value in (split.total, split.draws, split.deal)
+            ]
+            print(f"| {label} | {' | '.join(cells)} | {most} |")
     if args.self_deals or args.self_runs:
         name = args.self_bot or pairs[0][0]
         a = resolve_bot(name, [])

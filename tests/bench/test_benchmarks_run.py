@@ -54,8 +54,12 @@ BENCHMARKS = {
     "match profile": (["match_profile.py", "--matches", "10", "--players", "6", "--top", "5"], "| phase |"),
     "web pages": (["web_pages.py", "--players", "2000", "--requests", "5"], "median / baseline"),
     "variance reduction": (
-        ["variance_reduction.py", "--deals", "4", "--orders", "3", "--pairs", "random:noisy-greedy-50", "--chance"],
-        "| ratio |",
+        [
+            "variance_reduction.py",
+            *("--deals", "4", "--orders", "3", "--pairs", "random:noisy-greedy-50", "--chance"),
+            *("--draws", "2", "--draws-deals", "2"),
+        ],
+        "| pair | plain: total | its draws | its deal |",
     ),
     "deal luck": (
         ["deal_luck.py", "--deals", "3", "--tables", "noisy-greedy-25:noisy-greedy-45+noisy-greedy-15"],
