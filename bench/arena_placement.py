@@ -121,6 +121,9 @@ class Reading:
 
     offset: float  # rating - true level, in that system's points: above its level when positive
     covered: bool  # the true level inside rating ± Z95 deviation
+    # The share of the offset a posterior mean owes its prior by construction, whatever the games:
+    # (INITIAL_RATING - level) (deviation / INITIAL_DEVIATION)² in a Gaussian model (arena only).
+    pull: float = math.nan
 
     @property
     def error(self) -> float:
@@ -205,20 +208,28 @@ def fmt(value: float, digits: int = 0) -> str:
     return "-" if math.isnan(value) else f"{value:.{digits}f}"
 
 
-def warmup_tables(ladder: Sequence[str], size: int, number: int) -> list[tuple[str, ...]]:
+def warmup_tables(ladder: Sequence[str], size: int, number: int, steps: int | None = None) -> list[tuple[str, ...]]:
     """The tables of warm-up round `number`: every ordered pair of rungs at tables of 2; at larger
     tables every set of `size` rungs, its seats turned by `number`, so that over `size` rounds each rung
-    of a set sits in each seat once.
+    of a set sits in each seat once. With `steps`, only the tables whose rungs lie at most that many
+    steps apart in ladder order (a ladder rated where newcomers meet it: among near rungs).
 
     >>> warmup_tables(["a", "b", "c"], 2, 0)
     [('a', 'b'), ('a', 'c'), ('b', 'a'), ('b', 'c'), ('c', 'a'), ('c', 'b')]
     >>> warmup_tables(["a", "b", "c", "d"], 3, 1)
     [('b', 'c', 'a'), ('b', 'd', 'a'), ('c', 'd', 'a'), ('c', 'd', 'b')]
+    >>> warmup_tables(["a", "b", "c", "d"], 3, 0, steps=2)
+    [('a', 'b', 'c'), ('b', 'c', 'd')]
     """
+    place = {name: i for i, name in enumerate(ladder)}
+
+    def near(table: tuple[str, ...]) -> bool:
+        return steps is None or max(place[n] for n in table) - min(place[n] for n in table) <= steps
+
     if size == 2:
-        return list(itertools.permutations(ladder, 2))
+        return [pair for pair in itertools.permutations(ladder, 2) if near(pair)]
     turn = number % size
-    return [table[turn:] + table[:turn] for table in itertools.combinations(ladder, size)]
+    return [table[turn:] + table[:turn] for table in itertools.combinations(ladder, size) if near(table)]
 
 
 def main() -> None:
@@ -232,6 +243,13 @@ def main() -> None:
         default=None,
         help="the warm-up's table size (default: --size): 2, every ordered pair of rungs each round; more, "
         "every set of that many rungs each round, the seats turned by one each round",
+    )
+    parser.add_argument(
+        "--warmup-steps",
+        type=int,
+        default=None,
+        help="warm up only at tables whose rungs lie at most this many steps apart in ladder order "
+        "(default: every table)",
     )
     parser.add_argument(
         "--checkpoints", default="5,10,30", help="rated games after which a newcomer is read, ascending"
@@ -280,6 +298,8 @@ def main() -> None:
         parser.error(f"--shares: numbers from 0 to 1 separated by commas, e.g. 0,0.5,1, not {args.shares!r}")
     if args.warmup < 0 or args.repeats < 1:
         parser.error("--warmup must be 0 or more and --repeats 1 or more")
+    if args.warmup_steps is not None and args.warmup_steps < 1:
+        parser.error("--warmup-steps must be 1 or more")
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
     if args.house_after_seconds is not None and (not args.live or args.house_after_seconds < 0):
@@ -355,7 +375,7 @@ def main() -> None:
 
     started = time.perf_counter()
     for number in range(args.warmup):
-        for table in warmup_tables(ladder, args.warmup_size, number):
+        for table in warmup_tables(ladder, args.warmup_size, number, args.warmup_steps):
             ids = [house[name].id for name in table]
             run_match(create_match(game=GAME, kind=Match.Kind.RANKED, player_ids=ids, dispatch=False).id)
         print(f"warm-up round {number + 1}/{args.warmup} ({time.perf_counter() - started:.0f} s)", flush=True)
@@ -421,7 +441,9 @@ def main() -> None:
     print()
     print(
         f"{args.repeats} newcomer(s) per engine ({', '.join(engines)}), tables of {args.size}, "
-        f"after {args.warmup} warm-up rounds at tables of {args.warmup_size} of the ladder {', '.join(ladder)}; "
+        f"after {args.warmup} warm-up rounds at tables of {args.warmup_size} of the ladder {', '.join(ladder)}"
+        + (f" (rungs at most {args.warmup_steps} steps apart)" if args.warmup_steps is not None else "")
+        + "; "
         f"{len(stream)} rated matches"
     )
     print(how)
@@ -592,7 +614,7 @@ def read_arena(
     Rows are read in id order: the order in which the ratings committed, whatever order matches played in.
     """
     from arena.models import MatchSeat
-    from ratings.elo import Z95
+    from ratings.elo import INITIAL_DEVIATION, INITIAL_RATING, Z95
     from ratings.models import RatingChange
 
     engine_of = {newcomer.player_id: newcomer.engine for newcomer in newcomers}
@@ -620,8 +642,10 @@ def read_arena(
         if games in checkpoints:
             if deviation is None:
                 raise SystemExit(f"ledger row of match {match_id} without a deviation for newcomer {player_id}")
-            offset = after - same_match.get((match_id, house[engine]), level[house[engine]])
-            arena.readings[engine][games].append(Reading(offset, abs(offset) <= Z95 * deviation))
+            truth = same_match.get((match_id, house[engine]), level[house[engine]])
+            offset = after - truth
+            pull = (INITIAL_RATING - truth) * (deviation / INITIAL_DEVIATION) ** 2
+            arena.readings[engine][games].append(Reading(offset, abs(offset) <= Z95 * deviation, pull))
 
     firsts_of = {newcomer.engine: firsts[newcomer.player_id] for newcomer in newcomers if newcomer.repeat == 0}
     tables: dict[int, list[tuple[int, str]]] = {}
@@ -801,13 +825,23 @@ def report(
 
     print(
         "\nArena: mean signed error (rating - house bot of its engine): noise averages out over the newcomers "
-        "of an engine, a bias does not\n"
+        "of an engine, a bias does not. Beside it the prior's pull, (1500 - level) (deviation / 350)²: what a "
+        "posterior mean leans toward its prior by construction, the bias the update is meant to have\n"
     )
-    print("| engine | " + " | ".join(f"after {n} games" for n in checkpoints) + " |\n|---|" + "---|" * len(checkpoints))
+    print(
+        "| engine | "
+        + " | ".join(f"after {n} games: signed | prior's pull" for n in checkpoints)
+        + " |\n|---|"
+        + "---|---|" * len(checkpoints)
+    )
     for engine in [*engines, "all"]:
         chosen = engines if engine == "all" else [engine]
-        signed = [mean_or_nan([r.offset for name in chosen for r in arena.readings[name][n]]) for n in checkpoints]
-        print(f"| {engine} | " + " | ".join("-" if math.isnan(value) else f"{value:+.0f}" for value in signed) + " |")
+        cells = []
+        for n in checkpoints:
+            readings = [r for name in chosen for r in arena.readings[name][n]]
+            for value in (mean_or_nan([r.offset for r in readings]), mean_or_nan([r.pull for r in readings])):
+                cells.append("-" if math.isnan(value) else f"{value:+.0f}")
+        print(f"| {engine} | " + " | ".join(cells) + " |")
 
     print(
         "\nError in each system's points (mean, median) and coverage: the true level inside rating ± 1.96 deviation\n"
