@@ -1,29 +1,13 @@
-"""The random bot: uniform among legal choices, steals and La Marianne included.
-
-Each decision draws from a generator of its own, seeded by the bot's seed and the decision's number
-(the bot's k-th decision of a game always meets the same draws). Two games of a duplicate deal that
-diverged then still meet the same draws at the same decision (common random numbers): with one
-stream for the whole game, an action that drew more numbers than the other game's shifted every
-later draw, and the two games' luck parted for good. The distribution of each decision is the same.
-"""
+"""The random bot: uniform among legal choices, steals and La Marianne included."""
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 
 from ..actions import Action, Cut, Steal, Swap, Take
 from ..deck import CHILI, IS_FINISHER, KIND_OF, RING
 from ..observation import Observation
-from .draws import KeyedDraws
-
-# Room for a game's decisions below the seed in a decision's key (a game has a few dozen).
-DECISION_BITS = 16
-
-
-def decision_key(seed: int, decision: int) -> int:
-    """The key of the draws of a bot's decision number `decision`, for a bot seeded `seed`."""
-    return (seed << DECISION_BITS) + decision
-
 
 # Every cut for each table size: drawing one index is uniform over legal cuts.
 _CUTS = {n: tuple(combinations(range(RING), n)) for n in range(2, 6)}
@@ -33,19 +17,10 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-        self.decisions = 0
-        self.rng = KeyedDraws(decision_key(seed, 0))
+        self.rng = random.Random(seed)
 
     def act(self, observation: Observation) -> Action:
-        return self.act_as(observation, self.decisions)
-
-    def act_as(self, observation: Observation, decision: int) -> Action:
-        """The move with the draws of decision number `decision` (from 0): a bot that plays the random
-        bot's move for some of its decisions keys them by its own count (games.part_du_chef.bots.noisy)."""
-        self.decisions = decision + 1
         rng = self.rng
-        rng.key(decision_key(self.seed, decision))
         seat = observation.seat
         if observation.phase == "cut":
             every_cut = _CUTS[observation.players]
