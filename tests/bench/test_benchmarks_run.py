@@ -61,6 +61,10 @@ BENCHMARKS = {
         ],
         "| pair | plain: total | its draws | its deal |",
     ),
+    "table context": (
+        ["table_context.py", "--bots", "random,greedy,noisy-greedy-45", "--games", "3"],
+        "| bot | level over all tables | largest gap at one table |",
+    ),
     "deal luck": (
         ["deal_luck.py", "--deals", "3", "--tables", "noisy-greedy-25:noisy-greedy-45+noisy-greedy-15"],
         "| noisy-greedy-25 | noisy-greedy-45 + noisy-greedy-15 |",
