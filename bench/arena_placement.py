@@ -115,6 +115,10 @@ def bench_database_url() -> str:
     return database_url("_bench")
 
 
+# The row of every engine together in the report's tables.
+ALL = "all"
+
+
 @dataclass(frozen=True)
 class Reading:
     """One newcomer at one checkpoint, in one rating system."""
@@ -149,8 +153,18 @@ class Measure:
     def all(self, checkpoint: int) -> list[Reading]:
         return [reading for by_games in self.readings.values() for reading in by_games[checkpoint]]
 
+    def at(self, engine: str, checkpoint: int) -> list[Reading]:
+        """One engine's readings at a checkpoint, or every engine's for "all"."""
+        return self.all(checkpoint) if engine == ALL else self.readings[engine][checkpoint]
+
     def mean_error(self, checkpoint: int) -> float:
         return mean_or_nan([reading.error for reading in self.all(checkpoint)])
+
+
+def header(leading: Sequence[str], each: Sequence[str], checkpoints: Sequence[int]) -> str:
+    """A Markdown table's header and rule: the leading columns, then `each` (formatted with n) per checkpoint."""
+    columns = [*leading, *(column.format(n=n) for n in checkpoints for column in each)]
+    return "| " + " | ".join(columns) + " |\n" + "|---" * len(columns) + "|"
 
 
 def mean_or_nan(values: Sequence[float]) -> float:
@@ -808,18 +822,13 @@ def report(
 
     arena = measures[0]
     print("\nArena: mean |newcomer - house bot of its engine| in rating points, and its ratio to the error at entry\n")
-    print(
-        "| engine | at entry (baseline) | "
-        + " | ".join(f"after {n} games | ratio" for n in checkpoints)
-        + " |\n|---|---|"
-        + "---|---|" * len(checkpoints)
-    )
-    for engine in [*engines, "all"]:
-        chosen = engines if engine == "all" else [engine]
+    print(header(["engine", "at entry (baseline)"], ["after {n} games", "ratio"], checkpoints))
+    for engine in [*engines, ALL]:
+        chosen = engines if engine == ALL else [engine]
         base = statistics.fmean(error for name in chosen for error in at_entry[name])
         cells = []
         for n in checkpoints:
-            mean = mean_or_nan([r.error for name in chosen for r in arena.readings[name][n]])
+            mean = mean_or_nan([r.error for r in arena.at(engine, n)])
             cells.append(f"{fmt(mean)} | {fmt(mean / base if base else math.nan, 2)}")
         print(f"| {engine} | {base:.0f} | {' | '.join(cells)} |")
 
@@ -828,17 +837,11 @@ def report(
         "of an engine, a bias does not. Beside it the prior's pull, (1500 - level) (deviation / 350)²: what a "
         "posterior mean leans toward its prior by construction, the bias the update is meant to have\n"
     )
-    print(
-        "| engine | "
-        + " | ".join(f"after {n} games: signed | prior's pull" for n in checkpoints)
-        + " |\n|---|"
-        + "---|---|" * len(checkpoints)
-    )
-    for engine in [*engines, "all"]:
-        chosen = engines if engine == "all" else [engine]
+    print(header(["engine"], ["after {n} games: signed", "prior's pull"], checkpoints))
+    for engine in [*engines, ALL]:
         cells = []
         for n in checkpoints:
-            readings = [r for name in chosen for r in arena.readings[name][n]]
+            readings = arena.at(engine, n)
             for value in (mean_or_nan([r.offset for r in readings]), mean_or_nan([r.pull for r in readings])):
                 cells.append("-" if math.isnan(value) else f"{value:+.0f}")
         print(f"| {engine} | " + " | ".join(cells) + " |")
@@ -846,18 +849,10 @@ def report(
     print(
         "\nError in each system's points (mean, median) and coverage: the true level inside rating ± 1.96 deviation\n"
     )
-    print(
-        "| system | engine | "
-        + " | ".join(f"after {n}: mean | median | coverage" for n in checkpoints)
-        + " |\n|---|---|"
-        + "---|---|---|" * len(checkpoints)
-    )
+    print(header(["system", "engine"], ["after {n}: mean", "median", "coverage"], checkpoints))
     for measure in measures:
-        for engine in [*engines, "all"]:
-            cells = [
-                " | ".join(summary(measure.all(n) if engine == "all" else measure.readings[engine][n]))
-                for n in checkpoints
-            ]
+        for engine in [*engines, ALL]:
+            cells = [" | ".join(summary(measure.at(engine, n))) for n in checkpoints]
             print(f"| {measure.name} | {engine} | {' | '.join(cells)} |")
 
     print(
@@ -865,10 +860,7 @@ def report(
         "minus lowest, at the end), and that share times the arena's span\n"
     )
     print(
-        "| system | ladder span | "
-        + " | ".join(f"after {n}: points | share of span | on the arena's scale" for n in checkpoints)
-        + " |\n|---|---|"
-        + "---|---|---|" * len(checkpoints)
+        header(["system", "ladder span"], ["after {n}: points", "share of span", "on the arena's scale"], checkpoints)
     )
     for measure in measures:
         cells = []
