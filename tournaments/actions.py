@@ -269,13 +269,18 @@ def advance(tournament_id: int) -> str:
     return "finished" if finished else "not claimed"
 
 
+# Finished tournaments whose luck-corrected scores a tick brings to today's baseline, at most.
+STALE_PER_TICK = 5
+
+
 def tick() -> dict[str, int]:
-    """Start due tournaments and advance running ones (covers failed matches and lost messages)."""
+    """Start due tournaments and advance running ones (covers failed matches and lost messages); bring
+    a few finished ones' corrected scores to today's baseline."""
     now = timezone.now()
     due = Tournament.objects.filter(
         Q(status=Tournament.Status.RUNNING) | Q(status=Tournament.Status.REGISTRATION, starts_at__lte=now)
     ).values_list("id", flat=True)
-    ids = list(due)
+    ids = list(due) + luck.stale(STALE_PER_TICK)
     moved = sum(1 for tournament_id in ids if advance(tournament_id) not in ("waiting", "registration", "not claimed"))
     return {"tournaments": len(ids), "moved": moved}
 

@@ -9,13 +9,16 @@ played after a forfeit is not corrected from that decision on.
 
 Corrections are written by the tournament's advance task (`correct_finished`), a bounded batch at a
 time, with a conditional update: a game is corrected once, whoever gets there first; and only once
-every table of its deal is over (tournaments/secrecy.py).
+every table of its deal is over (tournaments/secrecy.py). A game corrected under another baseline
+than today's is corrected again: the standings add up corrected scores of one baseline only.
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+
+from django.db.models import Exists, OuterRef, Q
 
 from arena.models import Match
 from games.part_du_chef.control_variates import BASELINE, correct, known_policy
@@ -66,14 +69,30 @@ def corrected_scores(record: dict[str, Any], names: list[str]) -> list[float]:
     ]
 
 
+def stale(limit: int) -> list[int]:
+    """Finished duplicate tournaments holding finished games not corrected under today's baseline
+    (corrected under an earlier one: the advance task that would correct them again runs no more)."""
+    games = TournamentGame.objects.filter(
+        _not_corrected(), tournament=OuterRef("pk"), match__status=Match.Status.FINISHED
+    )
+    return list(
+        Tournament.objects.filter(Exists(games), status=Tournament.Status.FINISHED, duplicate=True)
+        .order_by("id")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def _not_corrected() -> Q:
+    """Games with no corrected scores under today's baseline: none yet, or an earlier baseline's."""
+    return Q(corrected__isnull=True) | ~Q(baseline=BASELINE.name)
+
+
 def correct_finished(tournament: Tournament, batch: int = BATCH) -> int:
     """Correct up to `batch` finished games of a duplicate tournament not corrected yet; how many were."""
     if not tournament.duplicate:
         return 0
     games = list(
-        TournamentGame.objects.filter(
-            tournament=tournament, corrected__isnull=True, match__status=Match.Status.FINISHED
-        )
+        TournamentGame.objects.filter(_not_corrected(), tournament=tournament, match__status=Match.Status.FINISHED)
         .select_related("match")
         .order_by("id")[:batch]
     )
@@ -96,7 +115,7 @@ def correct_finished(tournament: Tournament, batch: int = BATCH) -> int:
             # entries show no corrected score (the standings' rule for a game without one).
             log.warning("tournament %s game %s: no corrected scores: %s", tournament.pk, game.pk, exc)
             scores = []
-        done += TournamentGame.objects.filter(pk=game.pk, corrected__isnull=True).update(
+        done += TournamentGame.objects.filter(_not_corrected(), pk=game.pk).update(
             corrected=scores, baseline=BASELINE.name
         )
     return done

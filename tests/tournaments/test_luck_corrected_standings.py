@@ -12,7 +12,7 @@ from games.part_du_chef.play import play_state
 from games.part_du_chef.record import replay
 from results.tasks import play_match
 from tournaments import luck
-from tournaments.actions import advance
+from tournaments.actions import advance, tick
 from tournaments.models import TournamentGame
 from tournaments.tasks import start_tournament
 
@@ -121,3 +121,29 @@ def test_a_finished_game_whose_record_cannot_be_read_leaves_the_batch_and_its_en
     assert unread.corrected == [] and len(read.corrected) == 2
     rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
     assert [row["corrected_score"] for row in rows] == [None, None]
+
+
+@pytest.mark.django_db
+def test_a_finished_tournaments_games_corrected_under_an_earlier_baseline_are_corrected_again_by_the_tick(
+    client_for, make_bots
+):
+    boss = client_for("boss")
+    tid = _tournament(boss, make_bots(2, engine="random", prefix="again"), table_size=2)
+    for match_id in TournamentGame.objects.filter(tournament_id=tid).values_list("match_id", flat=True):
+        play_match.run(match_id)
+    assert advance(tid) == "finished"
+    fresh = {game.pk: game.corrected for game in TournamentGame.objects.filter(tournament_id=tid)}
+    assert luck.stale(5) == []
+    # As stored before the baseline changed: other scores under another name, left out of the standings.
+    TournamentGame.objects.filter(tournament_id=tid).update(corrected=[0.0, 0.0], baseline="game-rollout/1")
+    rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert [row["corrected_score"] for row in rows] == [None, None]
+    assert luck.stale(5) == [tid]
+
+    tick()
+    again = TournamentGame.objects.filter(tournament_id=tid)
+    assert {game.pk: game.corrected for game in again} == fresh
+    assert {game.baseline for game in again} == {cv.BASELINE.name}
+    assert luck.stale(5) == [] and luck.correct_finished(again.first().tournament) == 0
+    rows = boss.get(f"/api/tournaments/{tid}/").json()["standings"]
+    assert all(isinstance(row["corrected_score"], float) for row in rows)
