@@ -7,7 +7,8 @@ Both come from the very same games, so their ratio is measured in one invocation
 machine's load:
 
 * the variance per deal of each, and their ratio (how many times fewer deals the corrected one needs);
-* the same ratio with the corrections of the earlier baseline (`PIZZA_LOOKAHEAD`), on the same games;
+* the same ratio with the corrections of an earlier baseline (`--previous`, by default the one before
+  today's), on the same games;
 * the median number of deals the sequential test (`comparison.Stopping`, up to `--deals`) plays
   before its verdict, over `--orders` random orders of the deals played, plain and corrected, and
   how often the two verdicts agree;
@@ -25,7 +26,7 @@ the corrected mean difference's 95% interval contains 0, and `--self-runs` seque
 self-comparisons count how often the test says "better" (it must stay at or under 5%).
 
     python bench/variance_reduction.py [--deals 200] [--orders 200] [--self-deals 0] [--self-runs 0] [--chance]
-        [--draws 0] [--draws-deals 40]
+        [--draws 0] [--draws-deals 40] [--previous game-rollout/1]
 """
 
 from __future__ import annotations
@@ -65,12 +66,18 @@ DRAWS_OFFSET = 1_000_003
 class Deal:
     plain: float
     corrected: float
-    previous: float  # corrected under the earlier baseline (control_variates.PIZZA_LOOKAHEAD)
+    previous: float  # corrected under the earlier baseline (--previous); 0 where not asked for
     with_chance: float | None
 
 
 def play_deal(
-    a: NamedBot, b: NamedBot, against: list[NamedBot], seed: int, chance: bool, clock: dict[str, float]
+    a: NamedBot,
+    b: NamedBot,
+    against: list[NamedBot],
+    seed: int,
+    chance: bool,
+    clock: dict[str, float],
+    previous_baseline: cv.Baseline | None = None,
 ) -> Deal:
     players = len(against) + 1
     sides: list[tuple[float, float, float, float]] = []
@@ -87,9 +94,11 @@ def play_deal(
             clock["games"] += 1
             plain += result.score
             corrected += result.corrected
-            start = time.perf_counter()
-            previous += cv.correct(seed, players, names, played.history, seat, baseline=cv.PIZZA_LOOKAHEAD).corrected
-            clock["previous"] += time.perf_counter() - start
+            if previous_baseline is not None:
+                start = time.perf_counter()
+                earlier = cv.correct(seed, players, names, played.history, seat, baseline=previous_baseline)
+                previous += earlier.corrected
+                clock["previous"] += time.perf_counter() - start
             if chance:
                 start = time.perf_counter()
                 chanced += cv.correct(seed, players, names, played.history, seat, baseline=cv.WITH_CHANCE).corrected
@@ -181,12 +190,24 @@ def main() -> int:
     parser.add_argument("--against", default="greedy,random", help="the opponents (default greedy,random)")
     parser.add_argument("--pairs", default=",".join(f"{a}:{b}" for a, b in PAIRS), help="A:B,A:B...")
     parser.add_argument("--orders", type=int, default=200, help="random orders of the deals for the sequential test")
+    parser.add_argument(
+        "--previous",
+        default=cv.GAME_ROLLOUT_1.name,
+        choices=sorted(name for name in cv.BASELINES if name != cv.BASELINE.name),
+        help=f"the earlier baseline measured beside today's (default {cv.GAME_ROLLOUT_1.name})",
+    )
     parser.add_argument("--chance", action="store_true", help="also weigh in the chance corrections (measured)")
     parser.add_argument("--draws", type=int, default=0, help="replays of a deal with other draws (0: none; 2 or more)")
     parser.add_argument("--draws-deals", type=int, default=40, help="deals replayed with --draws (default 40)")
     parser.add_argument("--self-bot", default=None, help="the bot compared with itself (default: the first pair's A)")
     parser.add_argument("--self-deals", type=int, default=0, help="deals of that bot against itself, other seeds")
     parser.add_argument("--self-runs", type=int, default=0, help="sequential self-comparisons, 30 deals at most")
+    parser.add_argument(
+        "--self-first",
+        type=int,
+        default=2 * FIRST_SEED,
+        help="the first deal's seed of --self-deals (a count split over processes takes seeds far apart)",
+    )
     parser.add_argument(
         "--self-seed",
         type=int,
@@ -199,6 +220,7 @@ def main() -> int:
     if args.draws == 1 or args.draws < 0 or args.draws_deals < 2:
         parser.error("--draws must be 0 (none) or 2 or more, --draws-deals 2 or more")
     against = [resolve_bot(name, []) for name in args.against.split(",") if name]
+    previous_baseline = cv.BASELINES[args.previous]
     pairs = [tuple(pair.split(":", 1)) for pair in args.pairs.split(",") if pair]
     if any(len(pair) != 2 for pair in pairs) or not (pairs or args.self_bot):
         parser.error("--pairs takes A:B pairs, comma-separated (or none, with --self-bot)")
@@ -206,9 +228,9 @@ def main() -> int:
     print(f"# luck-corrected comparisons (baseline {cv.BASELINE.name}), against {args.against}, load {load:.2f}")
     print()
     header = "| pair | deals | plain mean ± 95% | corrected mean ± 95% | var plain | var corrected | ratio |"
-    header += f" ratio, {cv.PIZZA_LOOKAHEAD.name} |"
+    header += f" ratio, {previous_baseline.name} |"
     header += " median deals plain | median deals corrected |"
-    header += f" median deals, {cv.PIZZA_LOOKAHEAD.name} | same verdict | corrections ms/game | game ms/game |"
+    header += f" median deals, {previous_baseline.name} | same verdict | corrections ms/game | game ms/game |"
     print(header)
     print("|---" * (header.count("|") - 1) + "|")
     rng = random.Random(1)
@@ -218,7 +240,7 @@ def main() -> int:
         clock = {"play": 0.0, "correct": 0.0, "previous": 0.0, "chance": 0.0, "games": 0.0}
         deals: list[Deal] = []
         for i in range(args.deals):
-            deals.append(play_deal(a, b, against, FIRST_SEED + i, args.chance, clock))
+            deals.append(play_deal(a, b, against, FIRST_SEED + i, args.chance, clock, previous_baseline))
             print(f"  {a_name} vs {b_name}: deal {i + 1}/{args.deals}", file=sys.stderr, end="\r", flush=True)
         print(file=sys.stderr)
         plain = [d.plain for d in deals]
@@ -282,7 +304,7 @@ def main() -> int:
         if args.self_deals:
             diffs = []
             for i in range(args.self_deals):
-                diffs.append(play_deal(a, b, against, 2 * FIRST_SEED + i, False, clock))
+                diffs.append(play_deal(a, b, against, args.self_first + i, False, clock))
                 print(f"  self: deal {i + 1}/{args.self_deals}", file=sys.stderr, end="\r", flush=True)
             print(file=sys.stderr)
             pm, pw = mean_ci([d.plain for d in diffs])

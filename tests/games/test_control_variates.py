@@ -134,6 +134,27 @@ def test_deterministic_and_unknown_bots_are_never_corrected():
 
 
 @pytest.mark.unit
+def test_the_baseline_values_the_opponents_share_at_three_seats_and_the_seat_alone_at_two():
+    three = ("noisy-greedy-20", "greedy", "random")
+    state = play_state([get_bot(name, 50 + seat) for seat, name in enumerate(three)], 12)
+    today = cv.correct(12, 3, three, state.history, seat=0)
+    earlier = cv.correct(12, 3, three, state.history, seat=0, baseline=cv.GAME_ROLLOUT_1)
+    assert today.events == earlier.events > 0 and today.corrected != pytest.approx(earlier.corrected)
+    # V: the seat's total less half the others' mean, from the very same playouts.
+    position = State.new(3, 12)
+    for actor, _, action in state.history[:6]:
+        position.apply(action, seat=actor)
+    alone, *rivals = (cv.value(position, seat, 77, rollouts=4) for seat in range(3))
+    assert cv.value(position, 0, 77, rollouts=4, opponents=0.5) == pytest.approx(alone - 0.5 * sum(rivals) / 2)
+
+    two = ("noisy-greedy-20", "random")
+    state = play_state([get_bot(name, 60 + seat) for seat, name in enumerate(two)], 13)
+    heads_up = cv.correct(13, 2, two, state.history, seat=0)
+    assert heads_up == cv.correct(13, 2, two, state.history, seat=0, baseline=cv.GAME_ROLLOUT_1)
+    assert cv.BASELINE.for_table(2).name == cv.BASELINE.name
+
+
+@pytest.mark.unit
 def test_the_stand_ins_decisions_are_not_corrected():
     names = ("random", "random")
     state = play_state([get_bot("random", 1), get_bot("random", 2)], 9)
