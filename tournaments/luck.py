@@ -88,7 +88,8 @@ def _not_corrected() -> Q:
 
 
 def correct_finished(tournament: Tournament, batch: int = BATCH) -> int:
-    """Correct up to `batch` finished games of a duplicate tournament not corrected yet; how many were."""
+    """Correct up to `batch` finished games of a duplicate tournament not corrected under today's
+    baseline yet; how many were."""
     if not tournament.duplicate:
         return 0
     games = list(

@@ -131,7 +131,7 @@ BASELINE: Final = Baseline(
 # The same with the chance terms weighed in at full weight: what the benchmark measures them by.
 WITH_CHANCE: Final = replace(BASELINE, name=f"{BASELINE.name}+chance", chance=1.0)
 # Every baseline by its name: today's and those verdicts were given under before.
-BASELINES: Final = {baseline.name: baseline for baseline in (BASELINE, GAME_ROLLOUT_1, PIZZA_LOOKAHEAD, WITH_CHANCE)}
+BASELINES: Final = {baseline.name: baseline for baseline in (BASELINE, GAME_ROLLOUT_1, PIZZA_LOOKAHEAD)}
 
 
 @dataclass(frozen=True)
@@ -208,8 +208,6 @@ def value(state: State, seat: int, seed: int, rollouts: int = 0, opponents: floa
 
 
 def _seat_value(totals: Sequence[int], seat: int, opponents: float) -> float:
-    if not opponents:
-        return float(totals[seat])
     others = (sum(totals) - totals[seat]) / (len(totals) - 1)
     return totals[seat] - opponents * others
 
@@ -239,6 +237,7 @@ def decision_term(
     baseline: Baseline = BASELINE,
 ) -> float | None:
     """V after `action`, less its expectation under the actor's policy, for `seat`; None where not corrected."""
+    baseline = baseline.for_table(state.players)
     if policy.deterministic or (state.cuts is None and policy.greedy_share > 0 and not baseline.cuts):
         return None
     value_seed = _value_seed(seed, seat, state.pizza)
@@ -262,6 +261,7 @@ def chance_term(state: State, seat: int, seed: int, baseline: Baseline = BASELIN
 
     `state` is at a pizza's start (revealed, not cut yet).
     """
+    baseline = baseline.for_table(state.players)
     pizza = state.pizza
     value_seed = _value_seed(seed, seat, pizza)
     actual = value(state, seat, value_seed, baseline.rollouts, baseline.opponents)
